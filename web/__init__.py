@@ -1,0 +1,1 @@
+"""BenchToward: web package."""
