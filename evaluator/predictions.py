@@ -1,0 +1,78 @@
+"""The per-item predictions file: one explicit Arrow schema per task kind, written atomically.
+
+A predictions file is written to a temporary path beside its destination, flushed to disk and moved into
+place with `os.replace`, so a reader sees either no file or the whole file; its sha256 is returned so
+the result row can pin it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from evaluator.canonical import file_sha256
+
+MCQ_SCHEMA = pa.schema(
+    [
+        pa.field("instance_id", pa.string(), nullable=False),
+        pa.field("unit_id", pa.string(), nullable=False),
+        pa.field("label", pa.string(), nullable=False),
+        pa.field("prediction", pa.string()),
+        pa.field("correct", pa.bool_(), nullable=False),
+        pa.field("parsed", pa.bool_(), nullable=False),
+        pa.field("raw_output", pa.string()),
+        pa.field("prompt_tokens", pa.int64()),
+        pa.field("completion_tokens", pa.int64()),
+        pa.field("latency_ms", pa.float64()),
+    ]
+)
+
+BINARY_SCHEMA = pa.schema(
+    [
+        pa.field("instance_id", pa.string(), nullable=False),
+        pa.field("unit_id", pa.string(), nullable=False),
+        pa.field("label", pa.int8(), nullable=False),
+        pa.field("score", pa.float64(), nullable=False),
+    ]
+)
+
+SCHEMAS: dict[str, pa.Schema] = {"mcq": MCQ_SCHEMA, "binary_timeseries": BINARY_SCHEMA}
+FILE_NAME = "predictions.parquet"
+
+
+def schema_for(kind: str) -> pa.Schema:
+    return SCHEMAS[kind]
+
+
+def write_predictions(path: Path, kind: str, columns: dict[str, list[Any]]) -> str:
+    """Write `columns` under the kind's schema to `path` atomically; return the file's sha256."""
+    table = pa.Table.from_pydict(columns, schema=schema_for(kind))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        # Fixed writer options keep the bytes identical for identical predictions.
+        pq.write_table(table, temporary, compression="zstd", write_statistics=False, store_schema=False)
+        with temporary.open("rb") as handle:
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    directory = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+    return file_sha256(path)
+
+
+def read_predictions(path: Path, kind: str) -> pa.Table:
+    """Read a predictions file and check that it has exactly the kind's schema."""
+    table = pq.read_table(path)
+    expected = schema_for(kind)
+    if not table.schema.equals(expected):
+        raise ValueError(f"predictions schema differs from the {kind} schema: {table.schema} != {expected}")
+    return table
