@@ -1,0 +1,72 @@
+"""The /v1 presenter: thin adapters from HTTP requests to the capabilities, plus the CSV and file routes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from pydantic import BaseModel
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from server.capabilities import OPERATIONS, Operation, parse_query
+from server.runtime import Runtime
+from tools import leaderboard, predictions
+from tools.errors import NotFound
+
+JSON = "application/json"
+PARQUET = "application/vnd.apache.parquet"
+
+
+def json_response(model: BaseModel | dict[str, Any], status: int = 200) -> Response:
+    body = model.model_dump(mode="json") if isinstance(model, BaseModel) else model
+    return Response(orjson.dumps(body), status_code=status, media_type=JSON)
+
+
+def inputs(request: Request) -> dict[str, Any]:
+    return {**dict(request.query_params), **request.path_params}
+
+
+def endpoint(operation: Operation, runtime: Runtime):  # type: ignore[no-untyped-def]
+    async def handle(request: Request) -> Response:
+        query = parse_query(operation.query, inputs(request))
+        result = await operation.call(runtime.registry, query, runtime.visitor(request))
+        return json_response(result)
+
+    handle.__name__ = operation.name
+    return handle
+
+
+def leaderboard_csv(runtime: Runtime):  # type: ignore[no-untyped-def]
+    async def handle(request: Request) -> Response:
+        query = parse_query(leaderboard.LeaderboardQuery, inputs(request))
+        board = await leaderboard.leaderboard(runtime.registry, query)  # type: ignore[arg-type]
+        runtime.registry.usage.count_download(runtime.visitor(request), f"/v1/leaderboard.csv?task={board.task}", None)
+        return Response(
+            leaderboard.leaderboard_csv(board), media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{board.task}-leaderboard.csv"'},
+        )
+
+    return handle
+
+
+def predictions_download(runtime: Runtime):  # type: ignore[no-untyped-def]
+    async def handle(request: Request) -> Response:
+        run_id = request.path_params["run_id"]
+        path = predictions.predictions_file(runtime.registry, run_id, runtime.visitor(request))
+        if not path.is_file():
+            raise NotFound(f"the predictions file of {run_id} is missing on this server")
+        return FileResponse(path, media_type=PARQUET, filename=f"{run_id}-predictions.parquet")
+
+    return handle
+
+
+def api_routes(runtime: Runtime) -> list[BaseRoute]:
+    routes: list[BaseRoute] = [Route(op.path, endpoint(op, runtime), methods=["GET"], name=op.name) for op in OPERATIONS]
+    routes.append(Route("/v1/leaderboard.csv", leaderboard_csv(runtime), methods=["GET"], name="leaderboard_csv"))
+    routes.append(
+        Route("/artifacts/{run_id}/predictions.parquet", predictions_download(runtime), methods=["GET"],
+              name="predictions_file")
+    )
+    return routes

@@ -1,0 +1,98 @@
+"""build_app(settings) -> Starlette: /v1, MCP at /mcp, pages and files, over one store. No import-time side effects."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from server.api import api_routes, json_response
+from server.errors import HANDLERS
+from server.mcp_tools import build_mcp, transport_security
+from server.middleware import AccessLog, SecurityHeaders
+from server.openapi import openapi_document
+from server.runtime import Runtime, load_secret
+from server.settings import Settings
+from store import Store
+from tools.errors import NotFound
+from tools.registry import Registry
+from tools.seed import sync_specs
+from web.pages import page_routes
+
+log = logging.getLogger("benchtoward")
+LLMS_TXT = Path(__file__).resolve().parent.parent / "llms.txt"
+USAGE_FLUSH_SECONDS = 2.0
+
+
+async def flush_usage_forever(registry: Registry) -> None:
+    """Write buffered reuse events every few seconds; a failed flush is logged and retried next time."""
+    while True:
+        await asyncio.sleep(USAGE_FLUSH_SECONDS)
+        try:
+            await registry.usage.flush(registry.store)
+        except Exception:
+            log.exception("could not write reuse events")
+
+
+def document_routes(settings: Settings) -> list[BaseRoute]:
+    async def openapi(request: Request) -> Response:
+        return json_response(openapi_document(settings.base_url))
+
+    async def llms_txt(request: Request) -> Response:
+        if not LLMS_TXT.is_file():
+            raise NotFound("llms.txt is not installed with this copy of BenchToward")
+        return PlainTextResponse(LLMS_TXT.read_text(encoding="utf-8"))
+
+    async def health(request: Request) -> Response:
+        return json_response({"status": "ok"})
+
+    return [
+        Route("/v1/openapi.json", openapi, methods=["GET"], name="openapi"),
+        Route("/llms.txt", llms_txt, methods=["GET"], name="llms_txt"),
+        Route("/healthz", health, methods=["GET"], name="health"),
+    ]
+
+
+def build_app(settings: Settings) -> Starlette:
+    runtime = Runtime(settings)
+    mcp = build_mcp(runtime)
+    mcp_app = mcp.streamable_http_app(
+        streamable_http_path="/mcp", stateless_http=True, json_response=True,
+        transport_security=transport_security(settings.base_url),
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = await Store.open(settings.db)
+        try:
+            await sync_specs(store)
+            registry = Registry(store=store, public_url=settings.base_url, artifacts_dir=settings.artifacts_dir)
+            runtime.start(registry, load_secret(settings.secret_file))
+            app.state.runtime = runtime
+            flusher = asyncio.create_task(flush_usage_forever(registry))
+            try:
+                async with mcp.session_manager.run():
+                    yield
+            finally:
+                flusher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await flusher
+                await registry.usage.flush(store)
+        finally:
+            await store.close()
+
+    routes = [*api_routes(runtime), *document_routes(settings), *mcp_app.routes, *page_routes(runtime)]
+    return Starlette(
+        routes=routes,
+        middleware=[Middleware(AccessLog), Middleware(SecurityHeaders)],
+        exception_handlers=HANDLERS,  # type: ignore[arg-type]
+        lifespan=lifespan,
+    )

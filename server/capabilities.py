@@ -1,0 +1,104 @@
+"""The capability table: each tools/ function with its /v1 route, MCP tool name and documentation.
+
+Both presenters (server/api.py for /v1, server/mcp_tools.py for MCP) and the OpenAPI generator read this
+one table, so a capability cannot be exposed in one place and forgotten in another.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from tools import datasets, leaderboard, lookup, predictions, results, stats, tasks
+from tools.errors import AppError, BadRequest, DatasetNotFound, ModelNotFound, RunNotFound, TaskNotFound
+from tools.registry import Registry
+from tools.usage import Visitor
+
+Capability = Callable[..., Awaitable[BaseModel]]
+
+
+@dataclass(frozen=True)
+class Operation:
+    name: str  # the capability, the MCP tool and the OpenAPI operationId share it
+    function: Capability
+    query: type[BaseModel]
+    response: type[BaseModel]
+    path: str  # the /v1 route
+    summary: str
+    errors: tuple[type[AppError], ...] = ()
+    mcp: bool = True
+
+    @property
+    def description(self) -> str:
+        return inspect.cleandoc(self.function.__doc__ or self.summary)
+
+    @property
+    def counts_reuse(self) -> bool:
+        return "visitor" in inspect.signature(self.function).parameters
+
+    async def call(self, registry: Registry, query: BaseModel, visitor: Visitor) -> BaseModel:
+        if self.counts_reuse:
+            return await self.function(registry, query, visitor)
+        return await self.function(registry, query)
+
+
+OPERATIONS: tuple[Operation, ...] = (
+    Operation(
+        "list_datasets", datasets.list_datasets, datasets.ListDatasetsQuery, datasets.DatasetList,
+        "/v1/datasets", "Datasets with licence, licence URL and citation",
+    ),
+    Operation(
+        "list_tasks", tasks.list_tasks, tasks.ListTasksQuery, tasks.TaskList,
+        "/v1/tasks", "Tasks: slug, version, dataset, kind, primary metric, preview, status, number of results",
+    ),
+    Operation(
+        "get_task", tasks.get_task, tasks.GetTaskQuery, tasks.TaskDetail,
+        "/v1/tasks/{slug}", "Full task specification with its spec_hash (?version= for a specific version)",
+        errors=(TaskNotFound,),
+    ),
+    Operation(
+        "leaderboard", leaderboard.leaderboard, leaderboard.LeaderboardQuery, leaderboard.Leaderboard,
+        "/v1/leaderboard", "Ranked rows for one task version, with 95% CIs and rank ranges",
+        errors=(TaskNotFound,),
+    ),
+    Operation(
+        "search_results", results.search_results, results.SearchResultsQuery, results.ResultList,
+        "/v1/results", "Results matching all given filters",
+        errors=(TaskNotFound, ModelNotFound, DatasetNotFound),
+    ),
+    Operation(
+        "get_result", results.get_result, results.GetResultQuery, results.ResultDetail,
+        "/v1/results/{run_id}", "One result: all metrics with 95% CIs, configuration, versions, cost, BibTeX",
+        errors=(RunNotFound,),
+    ),
+    Operation(
+        "lookup", lookup.lookup, lookup.LookupQuery, lookup.LookupResponse,
+        "/v1/lookup", "Whether a model has been evaluated on a task — call this before running it yourself",
+        errors=(TaskNotFound, ModelNotFound),
+    ),
+    Operation(
+        "stats", stats.stats, stats.StatsQuery, stats.Stats,
+        "/v1/stats", "Counts, total compute cost and number of reuses",
+    ),
+    Operation(
+        "get_predictions", predictions.get_predictions, predictions.GetPredictionsQuery,
+        predictions.PredictionsPreview, "/v1/predictions/{run_id}",
+        "Predictions file URL, row count, columns and the first rows", errors=(RunNotFound,),
+    ),
+)
+
+
+def parse_query(model: type[BaseModel], values: dict[str, Any]) -> BaseModel:
+    """Validate caller input into a query model; empty values count as absent, unknown names are ignored."""
+    known = {name: value for name, value in values.items() if name in model.model_fields and value not in ("", None)}
+    try:
+        return model.model_validate(known)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in issue['loc']) or 'input'}: {issue['msg']}" for issue in error.errors()
+        )
+        raise BadRequest(problems[:500]) from None

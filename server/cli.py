@@ -1,0 +1,143 @@
+"""The `benchtoward` command. Settings are read here, once, from flags and the environment."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from server.settings import Settings, from_sources, setting_fields
+from store import Store
+from tools.bundles import export_result, import_result
+from tools.errors import AppError
+from tools.registry import Registry
+from tools.seed import sync_specs
+
+Handler = Callable[[argparse.Namespace, Settings], int]
+
+
+def add_settings(parser: argparse.ArgumentParser, names: Sequence[str]) -> None:
+    for name, flag, env, help_text in setting_fields():
+        if name in names:
+            kind = int if name == "port" else Path if name in {"db", "artifacts", "data"} else str
+            parser.add_argument(flag, dest=name, type=kind, default=None, help=f"{help_text} [env {env}]")
+
+
+def setup_logging(level: str) -> None:
+    logging.basicConfig(
+        level=getattr(logging, level.upper(), logging.INFO), stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+
+
+async def open_registry(settings: Settings) -> Registry:
+    store = await Store.open(settings.db)
+    await sync_specs(store)
+    return Registry(store=store, public_url=settings.base_url, artifacts_dir=settings.artifacts_dir)
+
+
+def run_with_registry(settings: Settings, work: Callable[[Registry], Any]) -> Any:
+    async def main() -> Any:
+        registry = await open_registry(settings)
+        try:
+            return await work(registry)
+        finally:
+            await registry.usage.flush(registry.store)
+            await registry.store.close()
+
+    return asyncio.run(main())
+
+
+def serve(args: argparse.Namespace, settings: Settings) -> int:
+    import uvicorn
+
+    for field in fields(Settings):  # the worker processes read the same settings from the environment
+        value = getattr(settings, field.name)
+        if value is not None:
+            os.environ[field.metadata["env"]] = str(value)
+    uvicorn.run(
+        "server.asgi:create_app", factory=True, host=settings.host, port=settings.port, workers=args.workers,
+        access_log=False, log_level=settings.log_level, lifespan="on",
+    )
+    return 0
+
+
+def mcp_stdio(args: argparse.Namespace, settings: Settings) -> int:
+    from server.mcp_tools import build_mcp
+    from server.runtime import Runtime, load_secret
+
+    async def main() -> None:
+        runtime = Runtime(settings)
+        registry = await open_registry(settings)
+        runtime.start(registry, load_secret(settings.secret_file))
+        try:
+            await build_mcp(runtime).run_stdio_async()
+        finally:
+            await registry.usage.flush(registry.store)
+            await registry.store.close()
+
+    asyncio.run(main())
+    return 0
+
+
+def import_bundle(args: argparse.Namespace, settings: Settings) -> int:
+    stored = run_with_registry(settings, lambda registry: import_result(registry, args.directory))
+    verb = "imported" if stored.created else "already stored (nothing changed)"
+    print(f"{stored.run_id} {verb}")
+    return 0
+
+
+def export_bundle(args: argparse.Namespace, settings: Settings) -> int:
+    directory = run_with_registry(settings, lambda registry: export_result(registry, args.run_id, args.directory))
+    print(f"{args.run_id} exported to {directory}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="benchtoward", description="BenchToward: medical-AI results, computed once.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve_parser = commands.add_parser("serve", help="Serve /v1, MCP at /mcp and the website.")
+    add_settings(serve_parser, ["db", "host", "port", "public_url", "artifacts", "data", "log_level"])
+    serve_parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes.")
+    serve_parser.set_defaults(handler=serve)
+
+    mcp_parser = commands.add_parser("mcp", help="Serve the MCP tools over stdio.")
+    add_settings(mcp_parser, ["db", "public_url", "artifacts", "log_level"])
+    mcp_parser.set_defaults(handler=mcp_stdio)
+
+    import_parser = commands.add_parser("import-result", help="Load a result bundle (result.json + predictions.parquet).")
+    import_parser.add_argument("directory", type=Path)
+    add_settings(import_parser, ["db", "public_url", "artifacts", "log_level"])
+    import_parser.set_defaults(handler=import_bundle)
+
+    export_parser = commands.add_parser("export-result", help="Write one stored result as a bundle.")
+    export_parser.add_argument("run_id")
+    export_parser.add_argument("directory", type=Path)
+    add_settings(export_parser, ["db", "public_url", "artifacts", "log_level"])
+    export_parser.set_defaults(handler=export_bundle)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    flags = {name: getattr(args, name, None) for name, *_ in setting_fields()}
+    settings = from_sources(flags)
+    setup_logging(settings.log_level)
+    try:
+        return int(args.handler(args, settings))
+    except AppError as error:
+        print(orjson.dumps(error.body().model_dump()).decode(), file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

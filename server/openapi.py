@@ -1,0 +1,108 @@
+"""OpenAPI 3.1 for /v1, generated from the capability table and its pydantic models (never hand-written)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+from evaluator.version import HARNESS_VERSION
+from server.capabilities import OPERATIONS, Operation
+from tools.errors import BadRequest, ErrorBody, RunNotFound, TaskNotFound
+from tools.leaderboard import LeaderboardQuery
+
+REF = "#/components/schemas/{model}"
+PATH_PARAM = re.compile(r"{(\w+)}")
+ERROR_REF = {"$ref": REF.format(model="ErrorBody")}
+
+
+def parameters(query: type[BaseModel], path: str) -> list[dict[str, Any]]:
+    schema = query.model_json_schema(ref_template=REF)
+    in_path = set(PATH_PARAM.findall(path))
+    required = set(schema.get("required", []))
+    out = []
+    for name, prop in schema.get("properties", {}).items():
+        prop = dict(prop)
+        description = prop.pop("description", "")
+        prop.pop("title", None)
+        out.append({
+            "name": name, "in": "path" if name in in_path else "query",
+            "required": name in in_path or name in required, "description": description, "schema": prop,
+        })
+    return out
+
+
+def error_responses(errors: tuple[type[Exception], ...]) -> dict[str, Any]:
+    codes = {400: [BadRequest.code]}
+    for error in errors:
+        codes.setdefault(error.status, []).append(error.code)  # type: ignore[attr-defined]
+    return {
+        str(status): {
+            "description": "Error: " + ", ".join(sorted(names)),
+            "content": {"application/json": {"schema": ERROR_REF}},
+        }
+        for status, names in sorted(codes.items())
+    }
+
+
+def json_operation(operation: Operation) -> dict[str, Any]:
+    return {
+        "operationId": operation.name,
+        "summary": operation.summary,
+        "description": operation.description,
+        "parameters": parameters(operation.query, operation.path),
+        "responses": {
+            "200": {
+                "description": "OK",
+                "content": {"application/json": {"schema": {"$ref": REF.format(model=operation.response.__name__)}}},
+            },
+            **error_responses(operation.errors),
+        },
+    }
+
+
+def file_operations() -> dict[str, Any]:
+    return {
+        "/v1/leaderboard.csv": {"get": {
+            "operationId": "leaderboard_csv",
+            "summary": "The leaderboard of one task version as CSV (counts as a download)",
+            "parameters": parameters(LeaderboardQuery, "/v1/leaderboard.csv"),
+            "responses": {
+                "200": {"description": "CSV", "content": {"text/csv": {"schema": {"type": "string"}}}},
+                **error_responses((TaskNotFound,)),
+            },
+        }},
+        "/artifacts/{run_id}/predictions.parquet": {"get": {
+            "operationId": "predictions_file",
+            "summary": "Per-item predictions of one result, as a parquet file (counts as a download)",
+            "parameters": [{"name": "run_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "responses": {
+                "200": {"description": "Parquet file", "content": {
+                    "application/vnd.apache.parquet": {"schema": {"type": "string", "format": "binary"}}
+                }},
+                **error_responses((RunNotFound,)),
+            },
+        }},
+    }
+
+
+def openapi_document(base_url: str) -> dict[str, Any]:
+    models = [(op.response, "serialization") for op in OPERATIONS] + [(ErrorBody, "serialization")]
+    _, definitions = models_json_schema(models, ref_template=REF)
+    paths: dict[str, Any] = {op.path: {"get": json_operation(op)} for op in OPERATIONS}
+    paths.update(file_operations())
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "BenchToward API",
+            "version": HARNESS_VERSION,
+            "description": "Medical-AI evaluation results, computed once per model and task version. "
+            "Call /v1/lookup before you run an evaluation yourself. Guide: /llms.txt",
+            "license": {"name": "Apache-2.0", "identifier": "Apache-2.0"},
+        },
+        "servers": [{"url": base_url}],
+        "paths": paths,
+        "components": {"schemas": definitions.get("$defs", {})},
+    }

@@ -1,0 +1,36 @@
+"""Capability: list the datasets with their licence, licence URL and citation."""
+
+from __future__ import annotations
+
+from store import datasets as dataset_store
+from tools.registry import Registry
+from tools.schemas import Shape
+
+
+class DatasetOut(Shape):
+    """A dataset and how to credit it."""
+
+    slug: str
+    name: str
+    license: str
+    license_url: str
+    citation: str
+    doi: str | None
+    source: str
+    notes: str
+    demo: bool
+
+
+class DatasetList(Shape):
+    datasets: list[DatasetOut]
+
+
+class ListDatasetsQuery(Shape):
+    """No parameters."""
+
+
+async def list_datasets(registry: Registry, query: ListDatasetsQuery) -> DatasetList:
+    """Every dataset BenchToward's tasks use, with licence, licence URL and citation to credit it."""
+    return DatasetList(
+        datasets=[DatasetOut(**vars(d)) for d in dataset_store.list_datasets(registry.store)]
+    )

@@ -1,0 +1,47 @@
+"""Capability: has a model been evaluated on a task? Call it before running an evaluation yourself."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from store import results as result_store
+from store.results import ResultFilter
+from tools.refs import resolve_model, resolve_task
+from tools.registry import Registry
+from tools.results import detail
+from tools.schemas import ResultDetail, Shape
+from tools.usage import Visitor
+
+
+class LookupQuery(Shape):
+    model: str = Field(max_length=200, description="BenchToward slug (kgpu/medgemma-27b) or provider model id (medgemma-27b).")
+    task: str = Field(max_length=80, description="slug@version, or slug for the latest published version.")
+
+
+class LookupResponse(Shape):
+    """`evaluated` with the published result; `in_review` when a result exists but awaits a maintainer's
+    check (do not rerun it: it will be published or withdrawn); `not_evaluated` otherwise."""
+
+    status: Literal["evaluated", "in_review", "not_evaluated"]
+    result: ResultDetail | None
+
+
+async def lookup(registry: Registry, query: LookupQuery, visitor: Visitor | None = None) -> LookupResponse:
+    """Whether `model` has a complete result on `task`; each lookup that finds a published result counts as a reuse.
+
+    Several published results of one model on one task version (other configurations or tags) → the newest.
+    """
+    store = registry.store
+    task = resolve_task(store, query.task)
+    model = resolve_model(store, query.model)
+    where = ResultFilter(task_slug=task.slug, task_version=task.version, model_slugs=(model.slug,))
+    published = result_store.search_results(store, where, limit=1)
+    if published:
+        registry.usage.count_lookup(visitor or Visitor.anonymous(), published[0].run_id)
+        return LookupResponse(status="evaluated", result=detail(registry, published[0]))
+    pending = result_store.search_results(store, ResultFilter(**{**vars(where), "status": "in_review"}), limit=1)
+    if pending:
+        return LookupResponse(status="in_review", result=detail(registry, pending[0]))
+    return LookupResponse(status="not_evaluated", result=None)

@@ -1,0 +1,127 @@
+"""Capabilities: search results by dataset, task and model; get one result in full."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from store import datasets as dataset_store
+from store import models as model_store
+from store import results as result_store
+from store import tasks as task_store
+from store.results import Result, ResultFilter
+from tools.errors import DatasetNotFound, RunNotFound
+from tools.refs import parse_task_ref, resolve_model, resolve_task
+from tools.registry import Registry
+from tools.schemas import (
+    MetricValue,
+    ModelRef,
+    ResultDetail,
+    ResultStatus,
+    Shape,
+    Tier,
+    model_ref,
+    primary_metric_value,
+    result_detail,
+)
+from tools.usage import Visitor
+
+RUN_ID_PATTERN = r"^[0-9a-f]{12}$"
+
+
+class SearchResultsQuery(Shape):
+    dataset: str | None = Field(default=None, max_length=80, description="Dataset slug, e.g. clinicalqa.")
+    task: str | None = Field(default=None, max_length=80, description="slug@version, or slug for every version.")
+    model: str | None = Field(default=None, max_length=200, description="Model slug or provider model id.")
+    model_type: str | None = Field(default=None, max_length=40, description="llm, tabular, timeseries, baseline.")
+    tier: Tier | None = Field(default=None, description="standard, agent, baseline or official.")
+    limit: int = Field(default=100, ge=1, le=1000, description="At most this many results (1-1000).")
+
+
+class ResultSummary(Shape):
+    """A result in a list: its primary metric with CI and where to read the rest."""
+
+    run_id: str
+    task: str
+    spec_hash: str
+    model: ModelRef
+    tier: Tier
+    status: ResultStatus
+    demo: bool
+    metric: MetricValue
+    n: int
+    parse_rate: float | None
+    cost_usd: float | None
+    eval_date: str
+    url: str
+
+
+class ResultList(Shape):
+    results: list[ResultSummary]
+
+
+class GetResultQuery(Shape):
+    run_id: str = Field(description="The 12-hex-character run id.", max_length=64)
+
+
+def result_filter(registry: Registry, query: SearchResultsQuery) -> ResultFilter:
+    store = registry.store
+    dataset = None
+    if query.dataset is not None:
+        if dataset_store.get_dataset(store, query.dataset) is None:
+            raise DatasetNotFound(f"no dataset {query.dataset!r}; GET /v1/datasets lists them")
+        dataset = query.dataset
+    task_slug = task_version = None
+    if query.task is not None:
+        task_slug, task_version = parse_task_ref(query.task)
+        if task_version is not None:
+            resolve_task(store, query.task)
+        elif not task_store.task_versions(store, task_slug):
+            resolve_task(store, task_slug)  # raises task_not_found with a hint
+    models = None
+    if query.model is not None:
+        models = (resolve_model(store, query.model).slug,)
+    return ResultFilter(
+        dataset_slug=dataset, task_slug=task_slug, task_version=task_version, model_slugs=models,
+        model_type=query.model_type, tier=query.tier,
+    )
+
+
+def summaries(registry: Registry, results: list[Result]) -> list[ResultSummary]:
+    models = model_store.models_by_slug(registry.store, {r.model_slug for r in results})
+    demo = {t.ref: t.demo for t in task_store.list_tasks(registry.store)} if results else {}
+    return [
+        ResultSummary(
+            run_id=r.run_id, task=r.task_ref, spec_hash=r.spec_hash, model=model_ref(models[r.model_slug]),
+            tier=r.tier, status=r.status, demo=demo.get(r.task_ref, False),  # type: ignore[arg-type]
+            metric=primary_metric_value(r), n=r.n, parse_rate=r.parse_rate, cost_usd=r.cost_usd,
+            eval_date=r.eval_date, url=registry.result_url(r.run_id),
+        )
+        for r in results
+    ]
+
+
+async def search_results(registry: Registry, query: SearchResultsQuery) -> ResultList:
+    """Published, complete results matching every given filter, newest first."""
+    results = result_store.search_results(registry.store, result_filter(registry, query), limit=query.limit)
+    return ResultList(results=summaries(registry, results))
+
+
+def detail(registry: Registry, result: Result) -> ResultDetail:
+    model = model_store.get_model(registry.store, result.model_slug)
+    task = task_store.get_task(registry.store, result.task_slug, result.task_version)
+    if model is None or task is None:  # foreign keys make this unreachable
+        raise RunNotFound(f"result {result.run_id} refers to a missing model or task")
+    return result_detail(registry, result, model, task)
+
+
+async def get_result(registry: Registry, query: GetResultQuery, visitor: Visitor | None = None) -> ResultDetail:
+    """One result in full: all metrics with 95% CIs, configuration, versions, cost, BibTeX, predictions URL.
+
+    Reading a listed (published) result's JSON counts as a download for the reuse count.
+    """
+    result = result_store.get_result(registry.store, query.run_id)
+    if result is None:
+        raise RunNotFound(f"no result with run_id {query.run_id[:64]!r}")
+    if visitor is not None and result.status == "published":
+        registry.usage.count_download(visitor, f"/v1/results/{result.run_id}", result.run_id)
+    return detail(registry, result)

@@ -1,0 +1,58 @@
+"""Capability: counts, total compute cost and the number of reuses."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from store import datasets as dataset_store
+from store import events as event_store
+from store import models as model_store
+from store import results as result_store
+from store import tasks as task_store
+from tools.registry import Registry
+from tools.schemas import Shape
+
+
+class Reuses(Shape):
+    """Reuses, counted as the About page says: lookups that found a result, and downloads."""
+
+    total: int
+    lookups: int
+    downloads: int
+
+
+class Stats(Shape):
+    results: int = Field(description="Published, complete results.")
+    models: int = Field(description="Registered models.")
+    models_evaluated: int = Field(description="Models with at least one published result.")
+    tasks: int = Field(description="Task versions.")
+    tasks_published: int
+    datasets: int
+    total_cost_usd: float = Field(description="Sum of known compute costs of published results.")
+    results_with_unknown_cost: int
+    reuses: Reuses
+
+
+class StatsQuery(Shape):
+    """No parameters."""
+
+
+async def stats(registry: Registry, query: StatsQuery) -> Stats:
+    """How much is here and how often it was reused instead of recomputed."""
+    store = registry.store
+    totals = result_store.published_totals(store)
+    tasks = task_store.list_tasks(store)
+    events = event_store.count_events(store)
+    return Stats(
+        results=int(totals["results"]),
+        models=len(model_store.list_models(store)),
+        models_evaluated=int(totals["models"]),
+        tasks=len(tasks),
+        tasks_published=sum(task.status == "published" for task in tasks),
+        datasets=len(dataset_store.list_datasets(store)),
+        total_cost_usd=round(float(totals["cost"]), 6),
+        results_with_unknown_cost=int(totals["unknown_cost"]),
+        reuses=Reuses(
+            total=events["lookup"] + events["download"], lookups=events["lookup"], downloads=events["download"]
+        ),
+    )

@@ -1,0 +1,102 @@
+"""Capabilities: list the tasks, and get one task version's full specification."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from pydantic import Field
+
+from store import tasks as task_store
+from store.tasks import Task
+from tools.errors import TaskNotFound
+from tools.refs import resolve_task
+from tools.registry import Registry
+from tools.schemas import DatasetCredit, Shape, dataset_credit
+
+
+class TaskSummary(Shape):
+    """One task version as the task list shows it."""
+
+    task: str = Field(description="slug@version")
+    slug: str
+    version: int
+    title: str
+    dataset: str
+    kind: str = Field(description="mcq | binary_timeseries")
+    primary_metric: str
+    higher_is_better: bool
+    preview: bool = Field(description="A preview task is published but may still change as a new version.")
+    demo: bool = Field(description="Built from demo or synthetic data; its numbers are not scores on a real dataset.")
+    status: str = Field(description="building | in_review | published")
+    n_results: int = Field(description="Published, complete results on this version.")
+    spec_hash: str
+    url: str
+
+
+class TaskList(Shape):
+    tasks: list[TaskSummary]
+
+
+class TaskVersion(Shape):
+    version: int
+    status: str
+    spec_hash: str
+    change_note: str
+
+
+class TaskDetail(TaskSummary):
+    """A task version with its full specification and the history of its versions."""
+
+    summary: str
+    change_note: str
+    contamination_note: str
+    catalog_id: str | None
+    spec: dict[str, Any]
+    versions: list[TaskVersion]
+    dataset_credit: DatasetCredit
+
+
+class ListTasksQuery(Shape):
+    """No parameters."""
+
+
+class GetTaskQuery(Shape):
+    slug: str = Field(description="Task slug, e.g. clinicalqa, or slug@version.", max_length=80)
+    version: int | None = Field(default=None, ge=0, description="Version; default: the latest published.")
+
+
+def task_summary(registry: Registry, task: Task) -> TaskSummary:
+    return TaskSummary(
+        task=task.ref, slug=task.slug, version=task.version, title=task.title, dataset=task.dataset_slug,
+        kind=task.kind, primary_metric=task.primary_metric, higher_is_better=task.higher_is_better,
+        preview=task.preview, demo=task.demo, status=task.status, n_results=task.n_results,
+        spec_hash=task.spec_hash, url=registry.url(f"/tasks/{task.slug}?version={task.version}"),
+    )
+
+
+async def list_tasks(registry: Registry, query: ListTasksQuery) -> TaskList:
+    """Every task version: slug, version, dataset, kind, primary metric, preview, status, number of results."""
+    return TaskList(tasks=[task_summary(registry, task) for task in task_store.list_tasks(registry.store)])
+
+
+async def get_task(registry: Registry, query: GetTaskQuery) -> TaskDetail:
+    """The full, hashed specification of one task version (the latest published one unless `version` is given)."""
+    ref = query.slug if query.version is None else f"{query.slug.split('@', 1)[0]}@{query.version}"
+    task = resolve_task(registry.store, ref)
+    versions = task_store.task_versions(registry.store, task.slug)
+    if not versions:
+        raise TaskNotFound(f"no task {task.slug!r}")
+    return TaskDetail(
+        **task_summary(registry, task).model_dump(),
+        summary=task.summary,
+        change_note=task.change_note,
+        contamination_note=task.contamination_note,
+        catalog_id=task.catalog_id,
+        spec=orjson.loads(task.spec_json),
+        versions=[
+            TaskVersion(version=v.version, status=v.status, spec_hash=v.spec_hash, change_note=v.change_note)
+            for v in versions
+        ],
+        dataset_credit=dataset_credit(registry, task),
+    )

@@ -1,0 +1,82 @@
+"""Counting reuse without tracking anyone.
+
+A visitor is known only by a daily hash: sha256(secret ‖ Korea-time date ‖ address). The address is
+never stored or logged, and the hash changes every day. Lookups that find a result count once each;
+downloads (a listed result's predictions file or JSON, a leaderboard CSV) count once per visitor, file
+and Korea-time day; known crawlers are not counted. Events are buffered in memory and written in
+batches by `flush`, so counting never adds a write to a request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta, timezone
+
+from store import events as event_store
+from store.db import Store
+
+KOREA = timezone(timedelta(hours=9), "KST")  # Korea has no daylight saving time.
+# Known crawler user agents, kept in this one place. Agents acting for a person (curl, httpx, MCP
+# clients) are users, not crawlers, and are counted.
+BOT_AGENTS = re.compile(
+    r"bot\b|bot/|crawler|spider|slurp|bingpreview|facebookexternalhit|embedly|quora link preview|"
+    r"whatsapp|slackbot|discordbot|telegrambot|applebot|yandex|baiduspider|duckduckbot|semrush|ahrefs|"
+    r"mj12bot|petalbot|bytespider|gptbot|ccbot|claudebot|amazonbot|headlesschrome|lighthouse",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Visitor:
+    """Who made a request, as far as counting needs to know."""
+
+    hash: str | None
+    day: str
+    bot: bool = False
+
+    @classmethod
+    def anonymous(cls) -> Visitor:
+        return cls(hash=None, day=korea_day(), bot=False)
+
+
+def korea_day(now: datetime | None = None) -> str:
+    return (now or datetime.now(UTC)).astimezone(KOREA).date().isoformat()
+
+
+def is_bot(user_agent: str | None) -> bool:
+    return bool(user_agent) and BOT_AGENTS.search(user_agent or "") is not None
+
+
+def visitor_for(secret: bytes, address: str | None, user_agent: str | None, now: datetime | None = None) -> Visitor:
+    """The daily visitor hash of an address; the address goes no further than this function."""
+    day = korea_day(now)
+    if not address:
+        return Visitor(hash=None, day=day, bot=is_bot(user_agent))
+    digest = hashlib.sha256(secret + b"\x00" + day.encode() + b"\x00" + address.encode()).hexdigest()
+    return Visitor(hash=digest, day=day, bot=is_bot(user_agent))
+
+
+@dataclass
+class UsageCounter:
+    """Buffers reuse events until the next flush."""
+
+    pending: list[event_store.Event] = field(default_factory=list)
+
+    def count_lookup(self, visitor: Visitor, run_id: str) -> None:
+        self._add("lookup", run_id, run_id, visitor)
+
+    def count_download(self, visitor: Visitor, target: str, run_id: str | None) -> None:
+        self._add("download", target, run_id, visitor)
+
+    def _add(self, kind: str, target: str, run_id: str | None, visitor: Visitor) -> None:
+        if visitor.bot:
+            return
+        at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        self.pending.append(event_store.Event(kind, target, run_id, visitor.hash, visitor.day, at))
+
+    async def flush(self, store: Store) -> int:
+        batch, self.pending = self.pending, []
+        await event_store.record_events(store, batch)
+        return len(batch)
