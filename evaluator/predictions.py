@@ -14,7 +14,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from evaluator.canonical import file_sha256
+from evaluator.canonical import canonical_hash, file_sha256
 
 MCQ_SCHEMA = pa.schema(
     [
@@ -76,3 +76,8 @@ def read_predictions(path: Path, kind: str) -> pa.Table:
     if not table.schema.equals(expected):
         raise ValueError(f"predictions schema differs from the {kind} schema: {table.schema} != {expected}")
     return table
+
+
+def instance_set_hash(instance_ids: list[str]) -> str:
+    """The identity of the set of items a result was scored on: sha256 of the canonical JSON of the sorted ids."""
+    return canonical_hash(sorted(instance_ids))

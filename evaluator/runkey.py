@@ -15,8 +15,14 @@ RUN_ID_LENGTH = 12
 
 
 def run_key_inputs(
-    *, model_slug: str, model_version: str, task_slug: str, task_version: int, spec_hash: str,
-    config: dict[str, Any], harness: str = HARNESS_VERSION,
+    *,
+    model_slug: str,
+    model_version: str,
+    task_slug: str,
+    task_version: int,
+    spec_hash: str,
+    config: dict[str, Any],
+    harness: str = HARNESS_VERSION,
 ) -> dict[str, Any]:
     return {
         "model": {"slug": model_slug, "version": model_version},

@@ -44,7 +44,8 @@ def leaderboard_csv(runtime: Runtime):  # type: ignore[no-untyped-def]
         board = await leaderboard.leaderboard(runtime.registry, query)  # type: ignore[arg-type]
         runtime.registry.usage.count_download(runtime.visitor(request), f"/v1/leaderboard.csv?task={board.task}", None)
         return Response(
-            leaderboard.leaderboard_csv(board), media_type="text/csv; charset=utf-8",
+            leaderboard.leaderboard_csv(board),
+            media_type="text/csv; charset=utf-8",
             headers={"Content-Disposition": f'attachment; filename="{board.task}-leaderboard.csv"'},
         )
 
@@ -63,10 +64,16 @@ def predictions_download(runtime: Runtime):  # type: ignore[no-untyped-def]
 
 
 def api_routes(runtime: Runtime) -> list[BaseRoute]:
-    routes: list[BaseRoute] = [Route(op.path, endpoint(op, runtime), methods=["GET"], name=op.name) for op in OPERATIONS]
+    routes: list[BaseRoute] = [
+        Route(op.path, endpoint(op, runtime), methods=["GET"], name=op.name) for op in OPERATIONS
+    ]
     routes.append(Route("/v1/leaderboard.csv", leaderboard_csv(runtime), methods=["GET"], name="leaderboard_csv"))
     routes.append(
-        Route("/artifacts/{run_id}/predictions.parquet", predictions_download(runtime), methods=["GET"],
-              name="predictions_file")
+        Route(
+            "/artifacts/{run_id}/predictions.parquet",
+            predictions_download(runtime),
+            methods=["GET"],
+            name="predictions_file",
+        )
     )
     return routes

@@ -65,7 +65,9 @@ def build_app(settings: Settings) -> Starlette:
     runtime = Runtime(settings)
     mcp = build_mcp(runtime)
     mcp_app = mcp.streamable_http_app(
-        streamable_http_path="/mcp", stateless_http=True, json_response=True,
+        streamable_http_path="/mcp",
+        stateless_http=True,
+        json_response=True,
         transport_security=transport_security(settings.base_url),
     )
 

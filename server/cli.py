@@ -33,7 +33,8 @@ def add_settings(parser: argparse.ArgumentParser, names: Sequence[str]) -> None:
 
 def setup_logging(level: str) -> None:
     logging.basicConfig(
-        level=getattr(logging, level.upper(), logging.INFO), stream=sys.stderr,
+        level=getattr(logging, level.upper(), logging.INFO),
+        stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
 
@@ -64,8 +65,14 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
         if value is not None:
             os.environ[field.metadata["env"]] = str(value)
     uvicorn.run(
-        "server.asgi:create_app", factory=True, host=settings.host, port=settings.port, workers=args.workers,
-        access_log=False, log_level=settings.log_level, lifespan="on",
+        "server.asgi:create_app",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=args.workers,
+        access_log=False,
+        log_level=settings.log_level,
+        lifespan="on",
     )
     return 0
 
@@ -114,7 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_settings(mcp_parser, ["db", "public_url", "artifacts", "log_level"])
     mcp_parser.set_defaults(handler=mcp_stdio)
 
-    import_parser = commands.add_parser("import-result", help="Load a result bundle (result.json + predictions.parquet).")
+    import_parser = commands.add_parser(
+        "import-result", help="Load a result bundle (result.json + predictions.parquet)."
+    )
     import_parser.add_argument("directory", type=Path)
     add_settings(import_parser, ["db", "public_url", "artifacts", "log_level"])
     import_parser.set_defaults(handler=import_bundle)

@@ -41,7 +41,9 @@ def tool_parameters(query: type[BaseModel]) -> list[inspect.Parameter]:
     for name, field in query.model_fields.items():
         annotation = Annotated[field.annotation, Field(description=field.description)]  # type: ignore[name-defined]
         default = inspect.Parameter.empty if field.is_required() else field.default
-        parameters.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation))
+        parameters.append(
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+        )
     return parameters
 
 
@@ -74,25 +76,35 @@ def transport_security(public_url: str) -> TransportSecuritySettings:
         hosts += [parts.netloc, f"{parts.hostname}:*"]
         origins += [f"{parts.scheme}://{parts.netloc}"]
     return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True, allowed_hosts=sorted(set(hosts)), allowed_origins=sorted(set(origins))
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=sorted(set(hosts)),
+        allowed_origins=sorted(set(origins)),
     )
 
 
 def build_mcp(runtime: Runtime) -> MCPServer:
     """A fresh MCP server (a session manager runs once per instance, so build one per app)."""
     server: MCPServer = MCPServer(
-        "benchtoward", instructions=INSTRUCTIONS, version=HARNESS_VERSION, log_level="WARNING",
+        "benchtoward",
+        instructions=INSTRUCTIONS,
+        version=HARNESS_VERSION,
+        log_level="WARNING",
         website_url=runtime.settings.base_url,
     )
     for operation in OPERATIONS:
         if operation.mcp:
             server.add_tool(
-                make_tool(operation, runtime), name=operation.name, title=operation.summary,
-                description=operation.description, annotations=READ_ONLY,
+                make_tool(operation, runtime),
+                name=operation.name,
+                title=operation.summary,
+                description=operation.description,
+                annotations=READ_ONLY,
             )
 
     @server.resource(
-        "benchtoward://tasks/{slug}@{version}", name="task_spec", mime_type="application/json",
+        "benchtoward://tasks/{slug}@{version}",
+        name="task_spec",
+        mime_type="application/json",
         description="A task version's full specification with its spec_hash (the JSON of get_task).",
     )
     async def task_spec(slug: str, version: str) -> str:

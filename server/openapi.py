@@ -27,10 +27,15 @@ def parameters(query: type[BaseModel], path: str) -> list[dict[str, Any]]:
         prop = dict(prop)
         description = prop.pop("description", "")
         prop.pop("title", None)
-        out.append({
-            "name": name, "in": "path" if name in in_path else "query",
-            "required": name in in_path or name in required, "description": description, "schema": prop,
-        })
+        out.append(
+            {
+                "name": name,
+                "in": "path" if name in in_path else "query",
+                "required": name in in_path or name in required,
+                "description": description,
+                "schema": prop,
+            }
+        )
     return out
 
 
@@ -65,26 +70,33 @@ def json_operation(operation: Operation) -> dict[str, Any]:
 
 def file_operations() -> dict[str, Any]:
     return {
-        "/v1/leaderboard.csv": {"get": {
-            "operationId": "leaderboard_csv",
-            "summary": "The leaderboard of one task version as CSV (counts as a download)",
-            "parameters": parameters(LeaderboardQuery, "/v1/leaderboard.csv"),
-            "responses": {
-                "200": {"description": "CSV", "content": {"text/csv": {"schema": {"type": "string"}}}},
-                **error_responses((TaskNotFound,)),
-            },
-        }},
-        "/artifacts/{run_id}/predictions.parquet": {"get": {
-            "operationId": "predictions_file",
-            "summary": "Per-item predictions of one result, as a parquet file (counts as a download)",
-            "parameters": [{"name": "run_id", "in": "path", "required": True, "schema": {"type": "string"}}],
-            "responses": {
-                "200": {"description": "Parquet file", "content": {
-                    "application/vnd.apache.parquet": {"schema": {"type": "string", "format": "binary"}}
-                }},
-                **error_responses((RunNotFound,)),
-            },
-        }},
+        "/v1/leaderboard.csv": {
+            "get": {
+                "operationId": "leaderboard_csv",
+                "summary": "The leaderboard of one task version as CSV (counts as a download)",
+                "parameters": parameters(LeaderboardQuery, "/v1/leaderboard.csv"),
+                "responses": {
+                    "200": {"description": "CSV", "content": {"text/csv": {"schema": {"type": "string"}}}},
+                    **error_responses((TaskNotFound,)),
+                },
+            }
+        },
+        "/artifacts/{run_id}/predictions.parquet": {
+            "get": {
+                "operationId": "predictions_file",
+                "summary": "Per-item predictions of one result, as a parquet file (counts as a download)",
+                "parameters": [{"name": "run_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+                "responses": {
+                    "200": {
+                        "description": "Parquet file",
+                        "content": {
+                            "application/vnd.apache.parquet": {"schema": {"type": "string", "format": "binary"}}
+                        },
+                    },
+                    **error_responses((RunNotFound,)),
+                },
+            }
+        },
     }
 
 

@@ -30,8 +30,10 @@ class Settings:
         "--public-url",
     )
     artifacts: Path | None = setting(
-        None, "Folder of predictions files (default: <db name>-artifacts beside the database).",
-        "BENCHTOWARD_ARTIFACTS", "--artifacts",
+        None,
+        "Folder of predictions files (default: <db name>-artifacts beside the database).",
+        "BENCHTOWARD_ARTIFACTS",
+        "--artifacts",
     )
     data: Path | None = setting(
         None, "Folder of local task data (ClinicalQA files, VitalDB cases).", "BENCHTOWARD_DATA", "--data"

@@ -44,7 +44,14 @@ async def upsert_dataset(store: Store, dataset: Dataset) -> None:
             "license_url = excluded.license_url, citation = excluded.citation, doi = excluded.doi, "
             "source = excluded.source, notes = excluded.notes, demo = excluded.demo",
             (
-                dataset.slug, dataset.name, dataset.license, dataset.license_url, dataset.citation,
-                dataset.doi, dataset.source, dataset.notes, int(dataset.demo),
+                dataset.slug,
+                dataset.name,
+                dataset.license,
+                dataset.license_url,
+                dataset.citation,
+                dataset.doi,
+                dataset.source,
+                dataset.notes,
+                int(dataset.demo),
             ),
         )

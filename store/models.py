@@ -79,8 +79,16 @@ async def write_model(db: aiosqlite.Connection, model: Model) -> None:
         "price_input_per_mtok = excluded.price_input_per_mtok, "
         "price_output_per_mtok = excluded.price_output_per_mtok",
         (
-            model.slug, model.name, model.type, model.provider, model.provider_model_id, model.version,
-            model.status, model.endpoint, model.price_input_per_mtok, model.price_output_per_mtok,
+            model.slug,
+            model.name,
+            model.type,
+            model.provider,
+            model.provider_model_id,
+            model.version,
+            model.status,
+            model.endpoint,
+            model.price_input_per_mtok,
+            model.price_output_per_mtok,
             model.created_at or utc_now(),
         ),
     )

@@ -138,4 +138,4 @@ def published_totals(store: Store) -> dict[str, float]:
         "SUM(cost_usd IS NULL) AS unknown_cost FROM results WHERE status = 'published' AND partial = 0"
     )
     assert row is not None  # an aggregate always returns one row
-    return {key: row[key] or 0 for key in row.keys()}
+    return {key: row[key] or 0 for key in row.keys()}  # noqa: SIM118 (sqlite3.Row iterates over values)

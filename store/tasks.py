@@ -97,10 +97,23 @@ async def upsert_task(store: Store, task: Task) -> None:
             await db.execute(
                 f"INSERT INTO tasks ({COLUMNS}) VALUES ({', '.join('?' * 17)})",
                 (
-                    task.slug, task.version, task.kind, task.dataset_slug, task.title, task.summary,
-                    task.primary_metric, int(task.higher_is_better), int(task.preview), int(task.demo),
-                    task.status, task.spec_json, task.spec_hash, task.change_note, task.contamination_note,
-                    task.catalog_id, task.created_at or utc_now(),
+                    task.slug,
+                    task.version,
+                    task.kind,
+                    task.dataset_slug,
+                    task.title,
+                    task.summary,
+                    task.primary_metric,
+                    int(task.higher_is_better),
+                    int(task.preview),
+                    int(task.demo),
+                    task.status,
+                    task.spec_json,
+                    task.spec_hash,
+                    task.change_note,
+                    task.contamination_note,
+                    task.catalog_id,
+                    task.created_at or utc_now(),
                 ),
             )
             return
@@ -113,8 +126,15 @@ async def upsert_task(store: Store, task: Task) -> None:
             "UPDATE tasks SET title = ?, summary = ?, preview = ?, demo = ?, change_note = ?, "
             "contamination_note = ?, catalog_id = ? WHERE slug = ? AND version = ?",
             (
-                task.title, task.summary, int(task.preview), int(task.demo), task.change_note,
-                task.contamination_note, task.catalog_id, task.slug, task.version,
+                task.title,
+                task.summary,
+                int(task.preview),
+                int(task.demo),
+                task.change_note,
+                task.contamination_note,
+                task.catalog_id,
+                task.slug,
+                task.version,
             ),
         )
 

@@ -22,7 +22,7 @@ import pyarrow as pa
 from pydantic import Field, ValidationError
 
 from evaluator.canonical import canonical_json, file_sha256
-from evaluator.predictions import FILE_NAME, read_predictions
+from evaluator.predictions import FILE_NAME, instance_set_hash, read_predictions
 from evaluator.runkey import run_id as run_id_of
 from evaluator.runkey import run_key as run_key_of
 from evaluator.scoring import point_metrics
@@ -95,9 +95,7 @@ def check_key(bundle: ResultBundle, task: Task) -> None:
     if set(key) != {"model", "task", "harness", "config"}:
         raise BadRequest("key must hold exactly model, task, harness and config")
     if key["task"] != {"slug": task.slug, "version": task.version, "spec_hash": task.spec_hash}:
-        raise BadRequest(
-            f"the result was computed on {key['task']}, but {task.ref} has spec_hash {task.spec_hash}"
-        )
+        raise BadRequest(f"the result was computed on {key['task']}, but {task.ref} has spec_hash {task.spec_hash}")
     if key["model"] != {"slug": bundle.model.slug, "version": bundle.model.version}:
         raise BadRequest(f"key.model {key['model']} does not match the bundle's model")
     if bundle.primary_metric != task.primary_metric:
@@ -130,9 +128,16 @@ def check_predictions(path: Path, bundle: ResultBundle, task: Task) -> None:
         raise BadRequest(f"predictions file is not a valid {task.kind} table: {str(error)[:300]}") from None
     if not (table.num_rows == bundle.n == bundle.predictions.rows):
         raise BadRequest(f"{table.num_rows} prediction rows, but n={bundle.n} and rows={bundle.predictions.rows}")
-    ids = table.column("instance_id")
-    if len(set(ids.to_pylist())) != table.num_rows:
+    ids = table.column("instance_id").to_pylist()
+    if len(set(ids)) != table.num_rows:
         raise BadRequest("instance_id values in the predictions file are not unique")
+    if instance_set_hash(ids) != bundle.instance_set_hash:
+        raise BadRequest("instance_set_hash does not match the instance ids of the predictions file")
+    expected = orjson.loads(task.spec_json)["dataset"].get("expected_items")
+    if expected is not None and not bundle.key["config"].get("partial", False) and table.num_rows != expected:
+        raise BadRequest(
+            f"{task.ref} has {expected} items; a complete result must score all of them, not {table.num_rows}"
+        )
     recomputed = point_metrics(task.kind, table)
     for metric in bundle.metrics:
         if metric.name in recomputed and not same_value(metric.value, recomputed[metric.name]):
@@ -167,25 +172,49 @@ def result_row(registry: Registry, bundle: ResultBundle, task: Task, model_name:
     run_id = run_id_of(key)
     config = bundle.key["config"]
     return Result(
-        run_id=run_id, run_key=key, key_json=canonical_json(bundle.key).decode(),
-        model_slug=bundle.model.slug, task_slug=task.slug, task_version=task.version, spec_hash=task.spec_hash,
-        tier=bundle.tier, status=bundle.status, partial=bool(config.get("partial", False)),
+        run_id=run_id,
+        run_key=key,
+        key_json=canonical_json(bundle.key).decode(),
+        model_slug=bundle.model.slug,
+        task_slug=task.slug,
+        task_version=task.version,
+        spec_hash=task.spec_hash,
+        tier=bundle.tier,
+        status=bundle.status,
+        partial=bool(config.get("partial", False)),
         primary_metric=bundle.primary_metric,
         primary_value=next(m.value for m in bundle.metrics if m.name == bundle.primary_metric),
-        metrics_json=canonical_json({
-            "metrics": [m.model_dump() for m in bundle.metrics], "bootstrap": bundle.bootstrap.model_dump(),
-        }).decode(),
-        n=bundle.n, n_units=bundle.bootstrap.n_units, parse_rate=bundle.parse_rate, cost_usd=bundle.cost_usd,
-        eval_date=bundle.eval_date, config_json=canonical_json(config).decode(),
-        versions_json=canonical_json(bundle.versions).decode(), instance_set_hash=bundle.instance_set_hash,
-        predictions_path=f"{run_id}/{FILE_NAME}", predictions_sha256=bundle.predictions.sha256,
+        metrics_json=canonical_json(
+            {
+                "metrics": [m.model_dump() for m in bundle.metrics],
+                "bootstrap": bundle.bootstrap.model_dump(),
+            }
+        ).decode(),
+        n=bundle.n,
+        n_units=bundle.bootstrap.n_units,
+        parse_rate=bundle.parse_rate,
+        cost_usd=bundle.cost_usd,
+        eval_date=bundle.eval_date,
+        config_json=canonical_json(config).decode(),
+        versions_json=canonical_json(bundle.versions).decode(),
+        instance_set_hash=bundle.instance_set_hash,
+        predictions_path=f"{run_id}/{FILE_NAME}",
+        predictions_sha256=bundle.predictions.sha256,
         predictions_rows=bundle.predictions.rows,
         bibtex=result_bibtex(
-            run_id=run_id, run_key=key, model_name=model_name, model_slug=bundle.model.slug, task_ref=task.ref,
-            task_title=task.title, spec_hash=task.spec_hash, eval_date=bundle.eval_date,
-            url=registry.result_url(run_id), dataset_citation=dataset_credit(registry, task).citation,
+            run_id=run_id,
+            run_key=key,
+            model_name=model_name,
+            model_slug=bundle.model.slug,
+            task_ref=task.ref,
+            task_title=task.title,
+            spec_hash=task.spec_hash,
+            eval_date=bundle.eval_date,
+            url=registry.result_url(run_id),
+            dataset_citation=dataset_credit(registry, task).citation,
         ),
-        status_reason=bundle.status_reason, created_at=utc_now(),
+        status_reason=bundle.status_reason,
+        created_at=utc_now(),
     )
 
 
@@ -198,8 +227,11 @@ async def store_result(registry: Registry, bundle: ResultBundle, predictions: Pa
     existing = result_store.get_result_by_key(store, key)
     if existing is not None:
         return StoredResult(existing.run_id, key, created=False)
-    task = task_store.get_task(store, str(bundle.key.get("task", {}).get("slug", "")),
-                               int(bundle.key.get("task", {}).get("version", -1)))
+    task = task_store.get_task(
+        store,
+        str(bundle.key.get("task", {}).get("slug", "")),
+        int(bundle.key.get("task", {}).get("version", -1)),
+    )
     if task is None:
         raise BadRequest(f"the bundle's task {bundle.key.get('task')} is not registered here")
     check_key(bundle, task)
@@ -241,16 +273,28 @@ async def import_result(registry: Registry, directory: Path) -> StoredResult:
 def bundle_of(result: Result, model: Model) -> ResultBundle:
     metrics = orjson.loads(result.metrics_json)
     return ResultBundle(
-        key=orjson.loads(result.key_json), run_key=result.run_key,
+        key=orjson.loads(result.key_json),
+        run_key=result.run_key,
         model=BundleModel(
-            slug=model.slug, name=model.name, type=model.type, provider=model.provider,
-            provider_model_id=model.provider_model_id, version=model.version,
+            slug=model.slug,
+            name=model.name,
+            type=model.type,
+            provider=model.provider,
+            provider_model_id=model.provider_model_id,
+            version=model.version,
         ),
-        tier=result.tier, status=result.status, status_reason=result.status_reason,  # type: ignore[arg-type]
-        eval_date=result.eval_date, primary_metric=result.primary_metric,
-        metrics=[MetricValue(**m) for m in metrics["metrics"]], bootstrap=Bootstrap(**metrics["bootstrap"]),
-        n=result.n, parse_rate=result.parse_rate, cost_usd=result.cost_usd,
-        versions=orjson.loads(result.versions_json), instance_set_hash=result.instance_set_hash,
+        tier=result.tier,
+        status=result.status,
+        status_reason=result.status_reason,  # type: ignore[arg-type]
+        eval_date=result.eval_date,
+        primary_metric=result.primary_metric,
+        metrics=[MetricValue(**m) for m in metrics["metrics"]],
+        bootstrap=Bootstrap(**metrics["bootstrap"]),
+        n=result.n,
+        parse_rate=result.parse_rate,
+        cost_usd=result.cost_usd,
+        versions=orjson.loads(result.versions_json),
+        instance_set_hash=result.instance_set_hash,
         predictions=BundlePredictions(sha256=result.predictions_sha256, rows=result.predictions_rows),
     )
 

@@ -14,8 +14,17 @@ def escape(text: str) -> str:
 
 
 def result_bibtex(
-    *, run_id: str, run_key: str, model_name: str, model_slug: str, task_ref: str, task_title: str,
-    spec_hash: str, eval_date: str, url: str, dataset_citation: str,
+    *,
+    run_id: str,
+    run_key: str,
+    model_name: str,
+    model_slug: str,
+    task_ref: str,
+    task_title: str,
+    spec_hash: str,
+    eval_date: str,
+    url: str,
+    dataset_citation: str,
 ) -> str:
     year = eval_date[:4]
     return (

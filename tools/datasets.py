@@ -30,7 +30,5 @@ class ListDatasetsQuery(Shape):
 
 
 async def list_datasets(registry: Registry, query: ListDatasetsQuery) -> DatasetList:
-    """Every dataset BenchToward's tasks use, with licence, licence URL and citation to credit it."""
-    return DatasetList(
-        datasets=[DatasetOut(**vars(d)) for d in dataset_store.list_datasets(registry.store)]
-    )
+    """Use to credit data: every dataset BenchToward's tasks use, with licence, licence URL and citation."""
+    return DatasetList(datasets=[DatasetOut(**vars(d)) for d in dataset_store.list_datasets(registry.store)])

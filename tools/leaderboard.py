@@ -20,7 +20,9 @@ MAX_LIMIT = 1000
 class LeaderboardQuery(Shape):
     task: str = Field(description="slug@version, or slug for the latest published version.", max_length=80)
     model_type: str | None = Field(
-        default=None, max_length=40, description="Only models of this type: llm, tabular, timeseries, baseline."
+        default=None,
+        max_length=40,
+        description="Only models of this type: llm, tabular, timeseries, baseline.",
     )
     tier: Tier | None = Field(default=None, description="Only results with this tag.")
     limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="At most this many rows (1-1000).")
@@ -77,9 +79,11 @@ def sort_key(higher_is_better: bool):  # type: ignore[no-untyped-def]
 
 
 async def leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboard:
-    """Ranked, published, complete results of one task version, best first by the primary metric.
+    """Use to compare models on one task: ranked, published, complete results, best first by the primary metric.
 
-    Filters (model_type, tier) select rows but keep each row's rank on the full leaderboard.
+    Each row has the metric with its 95% bootstrap CI and `rank_range`, the 95% range of ranks from a paired
+    bootstrap (close scores with overlapping intervals may not differ meaningfully). Filters (model_type,
+    tier) select rows but keep each row's rank on the full leaderboard.
     """
     task = resolve_task(registry.store, query.task)
     results = result_store.search_results(
@@ -97,24 +101,56 @@ async def leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboar
             continue
         rows.append(
             LeaderboardRow(
-                rank=rank, run_id=result.run_id, task=task.ref, model=model_ref(model), tier=result.tier,  # type: ignore[arg-type]
-                metric=primary_metric_value(result), n=result.n, parse_rate=result.parse_rate,
-                cost_usd=result.cost_usd, eval_date=result.eval_date, url=registry.result_url(result.run_id),
-                rank_range=None, status=result.status,  # type: ignore[arg-type]
+                rank=rank,
+                run_id=result.run_id,
+                task=task.ref,
+                model=model_ref(model),
+                tier=result.tier,  # type: ignore[arg-type]
+                metric=primary_metric_value(result),
+                n=result.n,
+                parse_rate=result.parse_rate,
+                cost_usd=result.cost_usd,
+                eval_date=result.eval_date,
+                url=registry.result_url(result.run_id),
+                rank_range=None,
+                status=result.status,  # type: ignore[arg-type]
             )
         )
         if len(rows) >= query.limit:
             break
     return Leaderboard(
-        task=task.ref, title=task.title, spec_hash=task.spec_hash, primary_metric=task.primary_metric,
-        higher_is_better=task.higher_is_better, demo=task.demo, preview=task.preview, rows=rows,
+        task=task.ref,
+        title=task.title,
+        spec_hash=task.spec_hash,
+        primary_metric=task.primary_metric,
+        higher_is_better=task.higher_is_better,
+        demo=task.demo,
+        preview=task.preview,
+        rows=rows,
         rank_range_note="Rank ranges are not computed yet for this leaderboard.",
     )
 
 
 CSV_COLUMNS = [
-    "rank", "rank_best", "rank_worst", "run_id", "task", "model_slug", "model_name", "model_type", "provider",
-    "tier", "metric", "value", "ci_low", "ci_high", "n", "parse_rate", "cost_usd", "eval_date", "url",
+    "rank",
+    "rank_best",
+    "rank_worst",
+    "run_id",
+    "task",
+    "model_slug",
+    "model_name",
+    "model_type",
+    "provider",
+    "tier",
+    "metric",
+    "value",
+    "ci_low",
+    "ci_high",
+    "n",
+    "parse_rate",
+    "cost_usd",
+    "eval_date",
+    "url",
 ]
 
 
@@ -125,9 +161,27 @@ def leaderboard_csv(board: Leaderboard) -> str:
     writer.writerow(CSV_COLUMNS)
     for row in board.rows:
         best, worst = row.rank_range if row.rank_range else (None, None)
-        writer.writerow([
-            row.rank, best, worst, row.run_id, row.task, row.model.slug, row.model.name, row.model.type,
-            row.model.provider, row.tier, row.metric.name, row.metric.value, row.metric.ci_low,
-            row.metric.ci_high, row.n, row.parse_rate, row.cost_usd, row.eval_date, row.url,
-        ])
+        writer.writerow(
+            [
+                row.rank,
+                best,
+                worst,
+                row.run_id,
+                row.task,
+                row.model.slug,
+                row.model.name,
+                row.model.type,
+                row.model.provider,
+                row.tier,
+                row.metric.name,
+                row.metric.value,
+                row.metric.ci_low,
+                row.metric.ci_high,
+                row.n,
+                row.parse_rate,
+                row.cost_usd,
+                row.eval_date,
+                row.url,
+            ]
+        )
     return out.getvalue()

@@ -16,7 +16,10 @@ from tools.usage import Visitor
 
 
 class LookupQuery(Shape):
-    model: str = Field(max_length=200, description="BenchToward slug (kgpu/medgemma-27b) or provider model id (medgemma-27b).")
+    model: str = Field(
+        max_length=200,
+        description="BenchToward slug (kgpu/medgemma-27b) or provider model id (medgemma-27b).",
+    )
     task: str = Field(max_length=80, description="slug@version, or slug for the latest published version.")
 
 
@@ -29,9 +32,13 @@ class LookupResponse(Shape):
 
 
 async def lookup(registry: Registry, query: LookupQuery, visitor: Visitor | None = None) -> LookupResponse:
-    """Whether `model` has a complete result on `task`; each lookup that finds a published result counts as a reuse.
+    """Call this before you run an evaluation yourself: has `model` been evaluated on `task` already?
 
-    Several published results of one model on one task version (other configurations or tags) → the newest.
+    `evaluated` returns the published result (cite it, download its predictions, do not recompute it);
+    `in_review` means a result exists and awaits a maintainer's check; `not_evaluated` means nobody has run it
+    here yet. `model` is a BenchToward slug or a provider model id; `task` is slug@version or slug (latest
+    published version). Several published results of one model on one task version → the newest. Each
+    lookup that finds a published result counts as one reuse.
     """
     store = registry.store
     task = resolve_task(store, query.task)

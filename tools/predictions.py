@@ -57,13 +57,18 @@ def read_head(path: Path, limit: int) -> tuple[list[Column], list[dict[str, Any]
 
 
 async def get_predictions(registry: Registry, query: GetPredictionsQuery) -> PredictionsPreview:
-    """The predictions file's URL, row count, columns and first `limit` rows."""
+    """Use to reuse per-item predictions: the parquet file's URL, sha256, row count, columns and its first
+    `limit` rows (at most 100; download the file from `url` for the rest)."""
     result = stored_result(registry, query.run_id)
     path = registry.predictions_path(result.predictions_path)
     columns, head = await asyncio.to_thread(read_head, path, query.limit)
     return PredictionsPreview(
-        run_id=result.run_id, url=registry.predictions_url(result.run_id), sha256=result.predictions_sha256,
-        rows=result.predictions_rows, columns=columns, head=head,
+        run_id=result.run_id,
+        url=registry.predictions_url(result.run_id),
+        sha256=result.predictions_sha256,
+        rows=result.predictions_rows,
+        columns=columns,
+        head=head,
     )
 
 

@@ -81,8 +81,12 @@ def result_filter(registry: Registry, query: SearchResultsQuery) -> ResultFilter
     if query.model is not None:
         models = (resolve_model(store, query.model).slug,)
     return ResultFilter(
-        dataset_slug=dataset, task_slug=task_slug, task_version=task_version, model_slugs=models,
-        model_type=query.model_type, tier=query.tier,
+        dataset_slug=dataset,
+        task_slug=task_slug,
+        task_version=task_version,
+        model_slugs=models,
+        model_type=query.model_type,
+        tier=query.tier,
     )
 
 
@@ -91,17 +95,27 @@ def summaries(registry: Registry, results: list[Result]) -> list[ResultSummary]:
     demo = {t.ref: t.demo for t in task_store.list_tasks(registry.store)} if results else {}
     return [
         ResultSummary(
-            run_id=r.run_id, task=r.task_ref, spec_hash=r.spec_hash, model=model_ref(models[r.model_slug]),
-            tier=r.tier, status=r.status, demo=demo.get(r.task_ref, False),  # type: ignore[arg-type]
-            metric=primary_metric_value(r), n=r.n, parse_rate=r.parse_rate, cost_usd=r.cost_usd,
-            eval_date=r.eval_date, url=registry.result_url(r.run_id),
+            run_id=r.run_id,
+            task=r.task_ref,
+            spec_hash=r.spec_hash,
+            model=model_ref(models[r.model_slug]),
+            tier=r.tier,
+            status=r.status,
+            demo=demo.get(r.task_ref, False),  # type: ignore[arg-type]
+            metric=primary_metric_value(r),
+            n=r.n,
+            parse_rate=r.parse_rate,
+            cost_usd=r.cost_usd,
+            eval_date=r.eval_date,
+            url=registry.result_url(r.run_id),
         )
         for r in results
     ]
 
 
 async def search_results(registry: Registry, query: SearchResultsQuery) -> ResultList:
-    """Published, complete results matching every given filter, newest first."""
+    """Use to find results across tasks: published, complete results matching every given filter, newest first.
+    For one model on one task prefer `lookup`."""
     results = result_store.search_results(registry.store, result_filter(registry, query), limit=query.limit)
     return ResultList(results=summaries(registry, results))
 
@@ -115,9 +129,9 @@ def detail(registry: Registry, result: Result) -> ResultDetail:
 
 
 async def get_result(registry: Registry, query: GetResultQuery, visitor: Visitor | None = None) -> ResultDetail:
-    """One result in full: all metrics with 95% CIs, configuration, versions, cost, BibTeX, predictions URL.
-
-    Reading a listed (published) result's JSON counts as a download for the reuse count.
+    """Use to cite or inspect one result: all metrics with 95% CIs, configuration, exact versions (harness,
+    spec hash), cost, BibTeX and the predictions URL. Works for results in review or withdrawn too (see
+    `status`). Reading a published result counts as a download for the reuse count.
     """
     result = result_store.get_result(registry.store, query.run_id)
     if result is None:

@@ -121,8 +121,12 @@ def dataset_credit(registry: Registry, task: Task) -> DatasetCredit:
     if dataset is None:  # a foreign key makes this unreachable; say so rather than crash
         raise LookupError(f"task {task.ref} names a missing dataset {task.dataset_slug}")
     return DatasetCredit(
-        slug=dataset.slug, name=dataset.name, license=dataset.license, license_url=dataset.license_url,
-        citation=dataset.citation, doi=dataset.doi,
+        slug=dataset.slug,
+        name=dataset.name,
+        license=dataset.license,
+        license_url=dataset.license_url,
+        citation=dataset.citation,
+        doi=dataset.doi,
     )
 
 
@@ -152,7 +156,8 @@ def result_detail(registry: Registry, result: Result, model: Model, task: Task) 
         versions=orjson.loads(result.versions_json),
         key=orjson.loads(result.key_json),
         predictions=PredictionsLink(
-            url=registry.predictions_url(result.run_id), sha256=result.predictions_sha256,
+            url=registry.predictions_url(result.run_id),
+            sha256=result.predictions_sha256,
             rows=result.predictions_rows,
         ),
         dataset=dataset_credit(registry, task),

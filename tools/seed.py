@@ -14,11 +14,22 @@ from store.tasks import Task
 def task_row(task_file: TaskFile) -> Task:
     spec, meta = task_file.spec, task_file.meta
     return Task(
-        slug=spec.slug, version=spec.version, kind=spec.kind, dataset_slug=spec.dataset["slug"],
-        title=meta.title, summary=meta.summary, primary_metric=spec.primary_metric,
-        higher_is_better=spec.higher_is_better, preview=meta.preview, demo=meta.demo, status=meta.status,
-        spec_json=canonical_json(spec.as_dict()).decode(), spec_hash=spec.spec_hash,
-        change_note=meta.change_note, contamination_note=meta.contamination_note, catalog_id=meta.catalog_id,
+        slug=spec.slug,
+        version=spec.version,
+        kind=spec.kind,
+        dataset_slug=spec.dataset["slug"],
+        title=meta.title,
+        summary=meta.summary,
+        primary_metric=spec.primary_metric,
+        higher_is_better=spec.higher_is_better,
+        preview=meta.preview,
+        demo=meta.demo,
+        status=meta.status,
+        spec_json=canonical_json(spec.as_dict()).decode(),
+        spec_hash=spec.spec_hash,
+        change_note=meta.change_note,
+        contamination_note=meta.contamination_note,
+        catalog_id=meta.catalog_id,
         created_at="",
     )
 

@@ -38,7 +38,8 @@ class StatsQuery(Shape):
 
 
 async def stats(registry: Registry, query: StatsQuery) -> Stats:
-    """How much is here and how often it was reused instead of recomputed."""
+    """Use for an overview: counts of results, models, tasks and datasets, total known compute cost, and how
+    often results were reused (lookups that found a result, downloads) instead of recomputed."""
     store = registry.store
     totals = result_store.published_totals(store)
     tasks = task_store.list_tasks(store)
@@ -53,6 +54,8 @@ async def stats(registry: Registry, query: StatsQuery) -> Stats:
         total_cost_usd=round(float(totals["cost"]), 6),
         results_with_unknown_cost=int(totals["unknown_cost"]),
         reuses=Reuses(
-            total=events["lookup"] + events["download"], lookups=events["lookup"], downloads=events["download"]
+            total=events["lookup"] + events["download"],
+            lookups=events["lookup"],
+            downloads=events["download"],
         ),
     )

@@ -68,20 +68,33 @@ class GetTaskQuery(Shape):
 
 def task_summary(registry: Registry, task: Task) -> TaskSummary:
     return TaskSummary(
-        task=task.ref, slug=task.slug, version=task.version, title=task.title, dataset=task.dataset_slug,
-        kind=task.kind, primary_metric=task.primary_metric, higher_is_better=task.higher_is_better,
-        preview=task.preview, demo=task.demo, status=task.status, n_results=task.n_results,
-        spec_hash=task.spec_hash, url=registry.url(f"/tasks/{task.slug}?version={task.version}"),
+        task=task.ref,
+        slug=task.slug,
+        version=task.version,
+        title=task.title,
+        dataset=task.dataset_slug,
+        kind=task.kind,
+        primary_metric=task.primary_metric,
+        higher_is_better=task.higher_is_better,
+        preview=task.preview,
+        demo=task.demo,
+        status=task.status,
+        n_results=task.n_results,
+        spec_hash=task.spec_hash,
+        url=registry.url(f"/tasks/{task.slug}?version={task.version}"),
     )
 
 
 async def list_tasks(registry: Registry, query: ListTasksQuery) -> TaskList:
-    """Every task version: slug, version, dataset, kind, primary metric, preview, status, number of results."""
+    """Use to see what can be looked up: every task version with its dataset, kind, primary metric, preview
+    and demo flags, status and number of published results."""
     return TaskList(tasks=[task_summary(registry, task) for task in task_store.list_tasks(registry.store)])
 
 
 async def get_task(registry: Registry, query: GetTaskQuery) -> TaskDetail:
-    """The full, hashed specification of one task version (the latest published one unless `version` is given)."""
+    """Use to check exactly what a result was computed on: the full specification of one task version with
+    its spec_hash (sha256 of the spec's canonical JSON), version history and dataset credit. `slug` may also
+    be slug@version; without a version, the latest published one."""
     ref = query.slug if query.version is None else f"{query.slug.split('@', 1)[0]}@{query.version}"
     task = resolve_task(registry.store, ref)
     versions = task_store.task_versions(registry.store, task.slug)

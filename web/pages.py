@@ -38,8 +38,10 @@ def money(value: float | None) -> str:
 @cache
 def environment() -> Environment:
     env = Environment(
-        loader=PackageLoader("web", "templates"), autoescape=select_autoescape(["html"]),
-        trim_blocks=True, lstrip_blocks=True,
+        loader=PackageLoader("web", "templates"),
+        autoescape=select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
     )
     env.filters["number"] = number
     env.filters["money"] = money
@@ -64,7 +66,10 @@ def page_routes(site: Site) -> list[BaseRoute]:
 
     async def task_page(request: Request) -> Response:
         version = request.query_params.get("version")
-        query = tasks.GetTaskQuery(slug=request.path_params["slug"][:80], version=int(version) if version and version.isdigit() else None)
+        query = tasks.GetTaskQuery(
+            slug=request.path_params["slug"][:80],
+            version=int(version) if version and version.isdigit() else None,
+        )
         detail = await tasks.get_task(site.registry, query)
         board = await leaderboard.leaderboard(
             site.registry, leaderboard.LeaderboardQuery(task=detail.task, limit=leaderboard.MAX_LIMIT)
@@ -82,4 +87,3 @@ def page_routes(site: Site) -> list[BaseRoute]:
         Route("/r/{run_id}", result_page, name="result_page"),
         Mount("/static", StaticFiles(packages=[("web", "static")]), name="static"),
     ]
-
