@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 LETTERS = ("A", "B", "C", "D", "E")
@@ -128,10 +129,23 @@ def find_data_files(path: Path, split: str | None, listed: Sequence[str] = ()) -
 
 
 def _open_text(path: Path) -> str:
-    raw = path.read_bytes()
-    if path.name.lower().endswith(".gz"):
-        raw = gzip.decompress(raw)
-    return raw.decode("utf-8-sig")
+    try:
+        raw = path.read_bytes()
+        if path.name.lower().endswith(".gz"):
+            raw = gzip.decompress(raw)
+        return raw.decode("utf-8-sig")
+    except (OSError, EOFError, UnicodeDecodeError) as error:  # BadGzipFile is an OSError
+        raise DataError([Problem("unreadable", f"{path.name}: cannot be read ({error})")]) from None
+
+
+def _parquet_rows(path: Path) -> list[dict[str, Any]]:
+    try:
+        rows: list[dict[str, Any]] = pq.read_table(path).to_pylist()
+    except (OSError, pa.ArrowException) as error:
+        raise DataError(
+            [Problem("unreadable", f"{path.name}: not a readable parquet file ({error})")]
+        ) from None
+    return rows
 
 
 def _json_lines(path: Path, text: str) -> Iterator[Record]:
@@ -174,7 +188,7 @@ def read_file(path: Path) -> list[Record]:
     if not path.is_file():
         raise DataError([Problem("missing_file", f"{path}: file not found")])
     if kind == ".parquet":
-        rows = pq.read_table(path).to_pylist()
+        rows = _parquet_rows(path)
         return [Record(source=f"{path.name}:row {index}", fields=row) for index, row in enumerate(rows, 1)]
     if kind in (".jsonl", ".jsonl.gz"):
         return list(_json_lines(path, _open_text(path)))
