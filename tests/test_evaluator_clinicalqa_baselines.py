@@ -20,7 +20,8 @@ from evaluator.clinicalqa import (
     random_config,
     score_output,
 )
-from evaluator.clinicalqa.baselines import UPSTREAM_DATA_DIR, load_reference
+from evaluator.clinicalqa.baselines import load_reference
+from evaluator.clinicalqa.rules import default_data_path
 from evaluator.specs import load_task_files
 
 UPSTREAM = Path(__file__).parent.parent / "data" / "clinicalqa-upstream"
@@ -30,8 +31,14 @@ CLINICALQA = SPECS["clinicalqa@0"]
 DEMO_TEST = load_instances(UPSTREAM, DEMO).instances
 
 
-def test_the_default_reference_data_is_the_shipped_upstream_directory() -> None:
-    assert UPSTREAM_DATA_DIR.resolve() == UPSTREAM.resolve()
+def test_the_demo_data_ships_in_the_repository_and_clinicalqa_data_does_not() -> None:
+    demo_path = default_data_path(DEMO)
+    assert demo_path is not None and demo_path.resolve() == UPSTREAM.resolve()
+    assert default_data_path(CLINICALQA) is None
+
+
+def test_majority_finds_its_reference_data_without_being_told_where() -> None:
+    assert fit_majority_for(CLINICALQA) == fit_majority_for(CLINICALQA, UPSTREAM)
 
 
 def test_majority_on_the_demo_learns_b_from_the_396_reference_items() -> None:

@@ -7,8 +7,8 @@ import json
 import shutil
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
+import pyarrow as pa  # type: ignore[import-untyped]
+import pyarrow.parquet as pq  # type: ignore[import-untyped]
 import pytest
 
 from evaluator.clinicalqa.items import (
@@ -189,7 +189,7 @@ def test_answers_outside_a_to_e_and_one_to_five_are_rejected(value: object) -> N
 
 
 def test_id_falls_back_from_question_id_to_uid_to_id(tmp_path: Path) -> None:
-    records = [
+    records: list[dict[str, object]] = [
         {"question_id": 7, "uid": "u-1", "id": "x", "question": "q", "options": OPTIONS, "answer": "A"},
         {"question_id": None, "uid": "u-2", "id": "y", "question": "q", "options": OPTIONS, "answer": "A"},
         {"id": "z", "question": "q", "options": OPTIONS, "answer": "A"},

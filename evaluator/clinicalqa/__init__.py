@@ -22,7 +22,8 @@ API for the harness::
     parse_answer(text: str | None, options: Sequence[str] = ()) -> ParsedAnswer  # letter | None, rule | None
     instance_set_hash(instance_ids: Iterable[str]) -> str                    # sha256 of canonical sorted ids
 
-    fit_majority_for(spec: TaskSpec, data_dir: Path = UPSTREAM_DATA_DIR) -> MajorityFit  # from spec.reference
+    default_data_path(spec: TaskSpec) -> Path | None   # repository data of a demo task, else None
+    fit_majority_for(spec: TaskSpec, data_dir: Path | None = None) -> MajorityFit  # spec.reference
     predict_majority(instance_ids: Iterable[str], fit: MajorityFit) -> dict[str, str]
     majority_config(fit: MajorityFit) -> dict[str, Any]
     predict_random(instance_ids: Iterable[str], key: str) -> dict[str, str]  # key: the run key
@@ -37,7 +38,6 @@ that names another parser. The data rules are documented in `items.py` (formats,
 from evaluator.clinicalqa.baselines import (
     MAJORITY_SLUG,
     RANDOM_SLUG,
-    UPSTREAM_DATA_DIR,
     MajorityFit,
     fit_majority,
     fit_majority_for,
@@ -50,6 +50,7 @@ from evaluator.clinicalqa.check import DataCheckReport, Difference, check_data, 
 from evaluator.clinicalqa.items import DataError, Item
 from evaluator.clinicalqa.parser import PARSER_ID, PARSER_VERSION, RULE_IDS, ParsedAnswer, parse_answer
 from evaluator.clinicalqa.prompt import PromptTemplate, build_messages, render_prompt
+from evaluator.clinicalqa.rules import default_data_path
 from evaluator.clinicalqa.task import (
     DataMismatch,
     Instance,
@@ -66,7 +67,6 @@ __all__ = [
     "PARSER_VERSION",
     "RANDOM_SLUG",
     "RULE_IDS",
-    "UPSTREAM_DATA_DIR",
     "DataCheckReport",
     "DataError",
     "DataMismatch",
@@ -80,6 +80,7 @@ __all__ = [
     "ScoredAnswer",
     "build_messages",
     "check_data",
+    "default_data_path",
     "fit_majority",
     "fit_majority_for",
     "instance_set_hash",

@@ -23,13 +23,12 @@ import numpy as np
 
 from evaluator.clinicalqa.check import DataCheckReport, read_task_items
 from evaluator.clinicalqa.items import LETTERS, Item
+from evaluator.clinicalqa.rules import default_data_path
 from evaluator.clinicalqa.task import DataMismatch
 from evaluator.specs import SPEC_DIR, TaskSpec, load_task_files
 
 MAJORITY_SLUG = "baseline/majority"
 RANDOM_SLUG = "baseline/random"
-# Repository path of the upstream demo data; BenchToward runs from a checkout (`make run`).
-UPSTREAM_DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "clinicalqa-upstream"
 
 
 @dataclass(frozen=True)
@@ -65,15 +64,21 @@ def _spec_by_ref(task: str, specs_dir: Path) -> TaskSpec:
 
 
 def load_reference(
-    spec: TaskSpec, data_dir: Path = UPSTREAM_DATA_DIR, *, specs_dir: Path = SPEC_DIR / "tasks"
+    spec: TaskSpec, data_dir: Path | None = None, *, specs_dir: Path = SPEC_DIR / "tasks"
 ) -> tuple[tuple[Item, ...], DataCheckReport]:
-    """The reference items the spec's `reference` block names, read from `data_dir` and checked."""
+    """The reference items the spec's `reference` block names, checked against the referenced task's spec.
+
+    `data_dir` defaults to where the referenced task's data ships in the repository (`repository_path`).
+    """
     block: Mapping[str, Any] = (spec.model_extra or {}).get("reference") or {}
     if "task" not in block or block.get("split") != "reference":
         raise ValueError(
             f"{spec.task}: the spec names no reference split (a 'reference' block with task, split)"
         )
     source = spec if block["task"] == spec.task else _spec_by_ref(str(block["task"]), specs_dir)
+    data_dir = data_dir or default_data_path(source)
+    if data_dir is None:
+        raise ValueError(f"{source.task}: no data directory given and the spec names no repository_path")
     task_items = read_task_items(data_dir, source)
     if not task_items.report.ok:
         raise DataMismatch(task_items.report)
@@ -81,7 +86,7 @@ def load_reference(
 
 
 def fit_majority_for(
-    spec: TaskSpec, data_dir: Path = UPSTREAM_DATA_DIR, *, specs_dir: Path = SPEC_DIR / "tasks"
+    spec: TaskSpec, data_dir: Path | None = None, *, specs_dir: Path = SPEC_DIR / "tasks"
 ) -> MajorityFit:
     """Learn the majority letter from the reference split that `spec` names."""
     items, report = load_reference(spec, data_dir, specs_dir=specs_dir)

@@ -3,7 +3,8 @@
 `spec.dataset`: `split` (file split name, or null), `files` (`[{"path", "sha256"}]`: the files to read,
 relative to the data directory; an empty list means the directory rule of `items.py`), `expected_items`
 (how many instances are scored), `instance_set_sha256` (hash of the sorted scored ids, or null), and
-optionally `selected_items` (how many items pass `where`, before any split).
+optionally `selected_items` (how many items pass `where`, before any split) and `repository_path` (where the
+data ships inside the BenchToward repository, for demo data; see `default_data_path`).
 
 `spec.instances`: `id_fields`, `where` (field equalities a record must satisfy to be an item), and `split`
 (null, or a hash split: an item is in the reference split when
@@ -16,12 +17,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from evaluator.clinicalqa.items import DEFAULT_ID_FIELDS
 from evaluator.specs import TaskSpec
 
 SplitName = Literal["reference", "test"]
+# The repository checkout BenchToward runs from (`make run`); demo data ships inside it.
+REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,7 @@ class DataRules:
     expected_items: int | None
     selected_items: int | None
     instance_set_sha256: str | None
+    repository_path: str | None = None
 
     @classmethod
     def from_spec(cls, spec: TaskSpec) -> DataRules:
@@ -75,7 +80,14 @@ class DataRules:
             expected_items=dataset.get("expected_items"),
             selected_items=dataset.get("selected_items"),
             instance_set_sha256=dataset.get("instance_set_sha256"),
+            repository_path=dataset.get("repository_path"),
         )
+
+
+def default_data_path(spec: TaskSpec) -> Path | None:
+    """Where the spec's data ships in the repository (demo data), or None when the user must supply it."""
+    relative = DataRules.from_spec(spec).repository_path
+    return REPOSITORY_ROOT / relative if relative else None
 
 
 def _hash_split(value: Mapping[str, Any] | None) -> HashSplit | None:
