@@ -71,11 +71,16 @@ def test_a_changed_data_file_is_refused_naming_hash_counts_and_instance_set(tmp_
     rewrite_upstream(directory, lambda records: records[10:])
     report = check_data(directory, DEMO)
     assert not report.ok
-    assert "file_sha256" in kinds(report) and "selected_count" in kinds(report)
+    assert (
+        "file_sha256" in kinds(report)
+        and "selected_count" in kinds(report)
+        and "record_count" in kinds(report)
+    )
     assert "instance_set" in kinds(report) and "split_count" in kinds(report)
     messages = " | ".join(d.message for d in report.differences)
     assert "clinicalqa_upstream.jsonl.gz: sha256 " in messages
     assert "the spec pins 14829baf" in messages
+    assert "records: found 1,314, the spec expects 1,324 (10 fewer)" in messages
     assert "selected items: found 1,248, the spec expects 1,258 (10 fewer)" in messages
     assert "DIFFERS from the spec" in report.describe()
 

@@ -187,7 +187,10 @@ def read_task_items(
         digests, file_differences = _digests(data_path, files, rules)
         differences += file_differences
         if not any(d.kind == "missing_file" for d in file_differences):
-            selected = select_records(read_records(files), rules.where)
+            records = read_records(files)
+            if rules.records is not None and len(records) != rules.records:
+                differences.append(Difference("record_count", _count(len(records), rules.records, "records")))
+            selected = select_records(records, rules.where)
             if rules.selected_items is not None and len(selected) != rules.selected_items:
                 message = _count(len(selected), rules.selected_items, "selected items")
                 differences.append(Difference("selected_count", message))

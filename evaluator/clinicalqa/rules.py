@@ -3,8 +3,9 @@
 `spec.dataset`: `split` (file split name, or null), `files` (`[{"path", "sha256"}]`: the files to read,
 relative to the data directory; an empty list means the directory rule of `items.py`), `expected_items`
 (how many instances are scored), `instance_set_sha256` (hash of the sorted scored ids, or null), and
-optionally `selected_items` (how many items pass `where`, before any split) and `repository_path` (where the
-data ships inside the BenchToward repository, for demo data; see `default_data_path`).
+optionally `records` (how many records the files hold), `selected_items` (how many pass `where`, before
+any split) and `repository_path` (where the data ships inside the BenchToward repository, for demo data;
+see `default_data_path`).
 
 `spec.instances`: `id_fields`, `where` (field equalities a record must satisfy to be an item), and `split`
 (null, or a hash split: an item is in the reference split when
@@ -62,6 +63,7 @@ class DataRules:
     where: Mapping[str, Any]
     hash_split: HashSplit | None
     expected_items: int | None
+    records: int | None
     selected_items: int | None
     instance_set_sha256: str | None
     repository_path: str | None = None
@@ -78,6 +80,7 @@ class DataRules:
             where=dict(instances.get("where") or {}),
             hash_split=_hash_split(instances.get("split")),
             expected_items=dataset.get("expected_items"),
+            records=dataset.get("records"),
             selected_items=dataset.get("selected_items"),
             instance_set_sha256=dataset.get("instance_set_sha256"),
             repository_path=dataset.get("repository_path"),
