@@ -30,7 +30,7 @@ class StoreError(Exception):
 
 
 def migrations() -> list[tuple[int, str, str]]:
-    """The numbered migrations shipped with the package: (number, name, sql), in order."""
+    """The numbered migrations shipped with the package: (number, name, sql), in order of number."""
     found = []
     for entry in resources.files("store").joinpath("migrations").iterdir():
         match = MIGRATION_NAME.match(entry.name)
@@ -38,8 +38,8 @@ def migrations() -> list[tuple[int, str, str]]:
             found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
     found.sort()
     numbers = [number for number, _, _ in found]
-    if numbers != list(range(1, len(numbers) + 1)):
-        raise StoreError(f"migrations must be numbered 1..n without gaps, found {numbers}")
+    if len(set(numbers)) != len(numbers):
+        raise StoreError(f"two migrations share a number: {numbers}")
     return found
 
 
@@ -57,26 +57,33 @@ def split_statements(sql: str) -> Iterable[str]:
 
 
 def apply_migrations(connection: sqlite3.Connection) -> int:
-    """Apply every pending migration in one IMMEDIATE transaction; return the schema version.
+    """Apply every migration not yet recorded, in one IMMEDIATE transaction; return how many are applied.
 
-    The version is read inside the transaction, so processes starting at once apply each migration
-    once; a process killed half-way leaves the previous version intact (the journal rolls it back).
+    Applied migrations are recorded by name (so branches that add migrations in parallel merge cleanly),
+    and read inside the transaction, so processes starting at once apply each migration once; a process
+    killed half-way leaves the previous schema intact (the journal rolls the transaction back).
     """
     connection.execute("BEGIN IMMEDIATE")
     try:
-        current = connection.execute("PRAGMA user_version").fetchone()[0]
-        for number, _name, sql in migrations():
-            if number <= current:
+        connection.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL) STRICT"
+        )
+        applied = {row[0] for row in connection.execute("SELECT name FROM schema_migrations")}
+        for _number, name, sql in migrations():
+            if name in applied:
                 continue
             for statement in split_statements(sql):
                 connection.execute(statement)
-            connection.execute(f"PRAGMA user_version = {int(number)}")
-            current = number
+            connection.execute(
+                "INSERT INTO schema_migrations (name, applied_at) VALUES (?, strftime('%Y-%m-%dT%H:%M:%SZ'))", (name,)
+            )
+            applied.add(name)
+        connection.execute(f"PRAGMA user_version = {len(applied)}")
         connection.execute("COMMIT")
     except BaseException:
         connection.execute("ROLLBACK")
         raise
-    return int(current)
+    return len(applied)
 
 
 def configure(connection: sqlite3.Connection) -> None:

@@ -76,6 +76,14 @@ async def test_foreign_keys_refuse_a_result_for_an_unknown_model(tmp_path: Path)
         await store.close()
 
 
-def test_migrations_are_numbered_without_gaps() -> None:
+def test_migrations_have_distinct_numbers_and_are_recorded_by_name(tmp_path: Path) -> None:
     numbers = [number for number, _, _ in migrations()]
-    assert numbers == list(range(1, len(numbers) + 1))
+    assert len(set(numbers)) == len(numbers) and numbers == sorted(numbers)
+    with sqlite3.connect(tmp_path / "x.db") as connection:
+        connection.isolation_level = None
+        from store.db import apply_migrations
+
+        assert apply_migrations(connection) == len(numbers)
+        assert apply_migrations(connection) == len(numbers)  # a second start applies nothing
+        names = [row[0] for row in connection.execute("SELECT name FROM schema_migrations ORDER BY name")]
+    assert names == [name for _, name, _ in migrations()]
