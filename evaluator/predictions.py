@@ -8,6 +8,7 @@ the result row can pin it.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +79,6 @@ def read_predictions(path: Path, kind: str) -> pa.Table:
     return table
 
 
-def instance_set_hash(instance_ids: list[str]) -> str:
+def instance_set_hash(instance_ids: Iterable[str]) -> str:
     """The identity of the set of items a result was scored on: sha256 of the canonical JSON of the sorted ids."""
     return canonical_hash(sorted(instance_ids))

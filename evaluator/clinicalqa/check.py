@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaluator.canonical import canonical_hash, file_sha256
+from evaluator.canonical import file_sha256
 from evaluator.clinicalqa.items import (
     DataError,
     Item,
@@ -26,6 +26,7 @@ from evaluator.clinicalqa.items import (
     select_records,
 )
 from evaluator.clinicalqa.rules import DataRules
+from evaluator.predictions import instance_set_hash
 from evaluator.specs import TaskSpec
 
 _MAX_IDS_NAMED = 20
@@ -91,11 +92,6 @@ class TaskItems:
     scored: tuple[Item, ...]
     reference: tuple[Item, ...]
     report: DataCheckReport
-
-
-def instance_set_hash(instance_ids: Iterable[str]) -> str:
-    """sha256 of the canonical JSON of the sorted ids."""
-    return canonical_hash(sorted(instance_ids))
 
 
 def _name(ids: Sequence[str]) -> str:
