@@ -32,6 +32,9 @@ SPECS = {task_file.spec.task: task_file.spec for task_file in load_task_files()}
         ("Answer: C", "C", "en-answer-colon"),
         ("**Final Answer:** A", "A", "en-answer-colon"),
         ("C. 원발성 담즙성 담관염", "C", "line-start"),
+        ("B", "B", "line-start"),
+        ("  D  \n", "D", "line-start"),
+        ("**B**\n", "B", "bold"),
         ("검토 결과는 다음과 같다.\n(B) 약물 부작용", "B", "line-start"),
         ("  - D. 만성 신부전", "D", "line-start"),
         ("가장 적절한 것은 **C** 이다", "C", "bold"),
@@ -144,6 +147,7 @@ def test_spec_names_this_parser_and_its_rules_in_order() -> None:
         parser = (SPECS[task].model_extra or {})["parser"]
         assert (parser["id"], parser["version"]) == (PARSER_ID, PARSER_VERSION) == ("mcq-letter", 1)
         assert parser["rules"] == list(RULE_IDS)
+        assert list(parser["forms"]) == list(RULE_IDS)
         assert parser["letters"] == list(LETTERS)
 
 

@@ -18,7 +18,7 @@ Steps, in order:
 | 2 | `ko-dap` | `답: (C)`, `답은 C` (답 not preceded by a Hangul syllable, so not 대답/응답) |
 | 3 | `en-answer-is` | `The answer is C`, `the correct answer is: (C)`, `answer is option C` |
 | 4 | `en-answer-colon` | `Answer: C`, `Final answer: **C**`, `**Answer:** C` |
-| 5 | `line-start` | a line starting `C.` or `(C)` (after optional spaces, `>`, `-`, `#`, `*`, `_`) |
+| 5 | `line-start` | a line starting `C.` or `(C)`, or a line that is only `C` (after optional spaces, `>`, `-`, `#`, `*`, `_`) |
 | 6 | `bold` | `**C**`, `**(C)**`, `**C.**`, or bold opening `**C. ` |
 | 7 | `circled-or-beon` | `①`-`⑤`, or `1번`-`5번` (not `13번`, not `3번째`), mapped to A-E |
 | 8 | `option-text` | the text contains exactly one option's text (see `match_option_text`) |
@@ -63,7 +63,10 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("en-answer-colon", re.compile(r"(?<![A-Za-z])(?i:answer)[ \t*_]*+[:\uff1a]" + _GAP + _LETTER)),
-    ("line-start", re.compile(r"^[ \t>*_#-]*+(?:\(([A-E])\)|([A-E])\.)(?![A-Za-z0-9])", re.MULTILINE)),
+    (
+        "line-start",
+        re.compile(r"^[ \t>*_#-]*+(?:\(([A-E])\)|([A-E])\.|([A-E])(?=[ \t]*+$))(?![A-Za-z0-9])", re.MULTILINE),
+    ),
     ("bold", re.compile(r"\*\*[ \t]*+\(?+([A-E])(?:\)|\.)?+(?:[ \t]*+\*\*|(?<=[.)])[ \t])")),
     ("circled-or-beon", re.compile(r"([①-⑤])|(?<![0-9.])([1-5])[ \t]*+번(?!째)")),
 )
