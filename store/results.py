@@ -139,3 +139,7 @@ def published_totals(store: Store) -> dict[str, float]:
     )
     assert row is not None  # an aggregate always returns one row
     return {key: row[key] or 0 for key in row.keys()}  # noqa: SIM118 (sqlite3.Row iterates over values)
+
+
+def model_has_results(store: Store, model_slug: str) -> bool:
+    return store.read_one("SELECT 1 FROM results WHERE model_slug = ? LIMIT 1", (model_slug,)) is not None

@@ -1,0 +1,88 @@
+"""Registering models: explicitly (`benchtoward models add`), on the fly for an endpoint, and our baselines."""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field
+
+from store import models as model_store
+from store import results as result_store
+from store.models import Model
+from tools.errors import BadRequest
+from tools.registry import Registry
+from tools.schemas import Shape
+
+SLUG = r"^[a-z0-9][a-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$"
+MODEL_TYPES = ("llm", "tabular", "timeseries", "baseline")
+BASELINES: dict[str, tuple[str, str]] = {  # slug → (name, task kind)
+    "baseline/majority": ("Most common answer (reference split)", "mcq"),
+    "baseline/random": ("Uniform random letter (seeded)", "mcq"),
+    "baseline/prevalence": ("Constant training prevalence", "binary_timeseries"),
+    "baseline/last-map": ("Last MAP of the input window (score = −MAP)", "binary_timeseries"),
+    "baseline/logistic": ("Logistic regression on last, mean, min and slope of MAP", "binary_timeseries"),
+}
+BASELINE_VERSION = "1"  # bump when a baseline's code changes what it predicts
+
+
+class ModelSpec(Shape):
+    """A model to register."""
+
+    slug: str = Field(pattern=SLUG, max_length=200, description="provider/name, e.g. snuh/hari-q3-8b")
+    name: str = Field(min_length=1, max_length=200)
+    type: str = Field(default="llm", pattern="^(" + "|".join(MODEL_TYPES) + ")$")
+    provider: str | None = Field(default=None, max_length=100, description="Default: the slug's prefix.")
+    provider_model_id: str | None = Field(default=None, max_length=200)
+    aliases: list[str] = Field(default_factory=list)
+    version: str = Field(default="", max_length=200, description="Version or weights revision.")
+    endpoint: str | None = Field(default=None, max_length=500, description="OpenAI-compatible base URL.")
+    price_input_per_mtok: float | None = Field(default=None, ge=0, description="USD per million input tokens.")
+    price_output_per_mtok: float | None = Field(default=None, ge=0, description="USD per million output tokens.")
+    status: str = "published"
+
+
+def model_of(spec: ModelSpec) -> Model:
+    return Model(
+        slug=spec.slug, name=spec.name, type=spec.type, provider=spec.provider or spec.slug.split("/", 1)[0],
+        provider_model_id=spec.provider_model_id, version=spec.version, status=spec.status,
+        endpoint=spec.endpoint, price_input_per_mtok=spec.price_input_per_mtok,
+        price_output_per_mtok=spec.price_output_per_mtok, aliases=tuple(spec.aliases),
+    )
+
+
+async def add_model(registry: Registry, spec: ModelSpec) -> Model:
+    """Register a model or update its description. A model with results keeps its version: a new
+    version of the weights is a new computation, so register it under a new slug or version first."""
+    existing = model_store.get_model(registry.store, spec.slug)
+    if existing is not None and existing.version != spec.version and result_store.model_has_results(
+        registry.store, spec.slug
+    ):
+        raise BadRequest(
+            f"{spec.slug} has results at version {existing.version!r}; changing its version would orphan them"
+        )
+    model = model_of(spec)
+    await model_store.upsert_model(registry.store, model)
+    return model_store.get_model(registry.store, spec.slug) or model
+
+
+async def ensure_baseline(registry: Registry, slug: str) -> Model:
+    """Our baselines are registered models with fixed slugs, added the first time they are used."""
+    name, _kind = BASELINES[slug]
+    existing = model_store.get_model(registry.store, slug)
+    if existing is not None:
+        return existing
+    spec = ModelSpec(slug=slug, name=name, type="baseline", provider="benchtoward", version=BASELINE_VERSION)
+    return await add_model(registry, spec)
+
+
+async def ensure_endpoint_model(registry: Registry, slug: str, model_id: str | None, endpoint: str) -> Model:
+    """`--endpoint` with an unregistered slug registers it: type llm, provider from the slug's prefix,
+    provider model id from `--model-id` (default: the slug's name part)."""
+    existing = model_store.get_model(registry.store, slug)
+    if existing is not None:
+        return existing
+    if re.match(SLUG, slug) is None:
+        raise BadRequest(f"model slug must be provider/name, got {slug[:80]!r}")
+    name = slug.split("/", 1)[1]
+    spec = ModelSpec(slug=slug, name=name, provider_model_id=model_id or name, endpoint=endpoint)
+    return await add_model(registry, spec)
