@@ -24,28 +24,44 @@ FloatArray = npt.NDArray[np.float64]
 MODEL_NAMES = ("prevalence", "last-map", "logistic")
 
 
-def _check_shapes(train_features: FloatArray, train_labels: npt.NDArray[np.integer], test_features: FloatArray) -> None:
+def _check_shapes(
+    train_features: FloatArray, train_labels: npt.NDArray[np.integer], test_features: FloatArray
+) -> None:
     width = len(FEATURE_NAMES)
-    if train_features.ndim != 2 or train_features.shape[1] != width or test_features.ndim != 2 or (
-        test_features.shape[1] != width
+    if (
+        train_features.ndim != 2
+        or train_features.shape[1] != width
+        or test_features.ndim != 2
+        or (test_features.shape[1] != width)
     ):
-        raise ValueError(f"features must be (n, {width}) arrays; got {train_features.shape} and {test_features.shape}")
+        raise ValueError(
+            f"features must be (n, {width}) arrays; got {train_features.shape} and {test_features.shape}"
+        )
     if train_labels.shape != (train_features.shape[0],):
-        raise ValueError(f"{train_labels.shape[0]} training labels for {train_features.shape[0]} training rows")
+        raise ValueError(
+            f"{train_labels.shape[0]} training labels for {train_features.shape[0]} training rows"
+        )
     if train_labels.size == 0:
         raise ValueError("no training windows: the baselines need the non-test split")
 
 
-def prevalence_scores(train_features: FloatArray, train_labels: npt.NDArray[np.integer], test_features: FloatArray) -> FloatArray:
+def prevalence_scores(
+    train_features: FloatArray, train_labels: npt.NDArray[np.integer], test_features: FloatArray
+) -> FloatArray:
     return np.full(test_features.shape[0], float(np.mean(train_labels)), dtype=np.float64)
 
 
-def last_map_scores(train_features: FloatArray, train_labels: npt.NDArray[np.integer], test_features: FloatArray) -> FloatArray:
+def last_map_scores(
+    train_features: FloatArray, train_labels: npt.NDArray[np.integer], test_features: FloatArray
+) -> FloatArray:
     return -np.asarray(test_features[:, LAST], dtype=np.float64)
 
 
-def logistic_scores(train_features: FloatArray, train_labels: npt.NDArray[np.integer], test_features: FloatArray) -> FloatArray:
-    from sklearn.linear_model import LogisticRegression  # imported here: scikit-learn is slow to import
+def logistic_scores(
+    train_features: FloatArray, train_labels: npt.NDArray[np.integer], test_features: FloatArray
+) -> FloatArray:
+    # imported here: scikit-learn is slow to import
+    from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped, unused-ignore]
 
     finite = np.isfinite(train_features).all(axis=1)
     features, labels = train_features[finite], train_labels[finite]
@@ -69,7 +85,10 @@ BASELINES: dict[str, Baseline] = {
 
 
 def score_windows(
-    model_name: str, train_features: FloatArray, train_labels: npt.NDArray[np.integer], test_features: FloatArray
+    model_name: str,
+    train_features: FloatArray,
+    train_labels: npt.NDArray[np.integer],
+    test_features: FloatArray,
 ) -> FloatArray:
     """Scores of the test windows under baseline `model_name` (one of MODEL_NAMES)."""
     if model_name not in BASELINES:

@@ -45,8 +45,9 @@ class IohDefinition:
 def allowed_missing(samples: int, fraction: float | str) -> int:
     """Largest count of missing samples that is not "more than `fraction`" of `samples`.
 
-    Exact rational arithmetic: 10% of 150 is 15, so 15 missing samples are kept and 16 are dropped
-    (0.1 * 150 in binary floating point is 15.000000000000002, which would hide an off-by-one).
+    Exact rational arithmetic: 10% of 150 is 15, so 15 missing samples are kept and 16 are dropped.
+    Binary floating point can land just below the integer (0.29 * 100 is 28.999999999999996), which
+    would silently allow one sample fewer.
     """
     return int(Fraction(str(fraction)) * samples)
 

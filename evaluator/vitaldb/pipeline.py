@@ -75,14 +75,18 @@ class SplitWindows:
     test: npt.NDArray[np.bool_]
 
 
-def case_instances(case: Case, grid: FloatArray, definition: IohDefinition, include_inputs: bool) -> CaseInstances:
+def case_instances(
+    case: Case, grid: FloatArray, definition: IohDefinition, include_inputs: bool
+) -> CaseInstances:
     """Windows, labels, features and split flag of one case from its range-masked grid."""
     windows = case_windows(grid, analysed_span(case), definition)
     inputs = input_windows(grid, windows.starts, definition.input_samples)
     return CaseInstances(
         caseid=case.caseid,
         subjectid=case.subjectid,
-        test=is_test_subject(case.subjectid, definition.split_salt, definition.split_modulus, definition.split_test_below),
+        test=is_test_subject(
+            case.subjectid, definition.split_salt, definition.split_modulus, definition.split_test_below
+        ),
         t0=windows.starts * definition.grid_seconds,
         labels=windows.labels,
         features=window_features(inputs, definition.grid_seconds),
@@ -90,7 +94,9 @@ def case_instances(case: Case, grid: FloatArray, definition: IohDefinition, incl
     )
 
 
-def iter_case_instances(data_dir: Path, spec: TaskSpec, *, include_inputs: bool = False) -> Iterator[CaseInstances]:
+def iter_case_instances(
+    data_dir: Path, spec: TaskSpec, *, include_inputs: bool = False
+) -> Iterator[CaseInstances]:
     """Stream the included cases of `data_dir` under `spec` (see the module docstring)."""
     definition = definition_from_spec(spec)
     cases = read_case_table(data_dir / definition.case_table_file)
@@ -101,8 +107,11 @@ def iter_case_instances(data_dir: Path, spec: TaskSpec, *, include_inputs: bool 
         case_file = single_case_file(case.caseid, files[case.caseid])
         try:
             grid = read_case_grid(
-                case_file, definition.track, definition.grid_seconds,
-                definition.valid_min_mmhg, definition.valid_max_mmhg,
+                case_file,
+                definition.track,
+                definition.grid_seconds,
+                definition.valid_min_mmhg,
+                definition.valid_max_mmhg,
             )
         except TrackNotFound:
             continue
@@ -122,13 +131,17 @@ def collect_windows(data_dir: Path, spec: TaskSpec) -> SplitWindows:
         labels.append(case.labels)
         features.append(case.features)
         test.append(np.full(case.t0.size, case.test, dtype=np.bool_))
-    return SplitWindows(instance_ids, unit_ids, np.concatenate(labels), np.concatenate(features), np.concatenate(test))
+    return SplitWindows(
+        instance_ids, unit_ids, np.concatenate(labels), np.concatenate(features), np.concatenate(test)
+    )
 
 
 def baseline_predictions(model_name: str, windows: SplitWindows) -> dict[str, list[Any]]:
     """BINARY_SCHEMA columns for the test windows, scored by a baseline trained on the other windows."""
     train = ~windows.test
-    scores = score_windows(model_name, windows.features[train], windows.labels[train], windows.features[windows.test])
+    scores = score_windows(
+        model_name, windows.features[train], windows.labels[train], windows.features[windows.test]
+    )
     test_rows = np.flatnonzero(windows.test).tolist()
     return {
         "instance_id": [windows.instance_ids[row] for row in test_rows],

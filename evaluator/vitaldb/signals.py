@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-import pyarrow as pa
-import pyarrow.csv as pa_csv
+import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
+import pyarrow.csv as pa_csv  # type: ignore[import-untyped, unused-ignore]
 
 FloatArray = npt.NDArray[np.float64]
 CASE_FILE_SUFFIXES = (".vital", ".csv.gz", ".csv")
@@ -93,7 +93,9 @@ def read_csv_records(path: Path, track: str) -> tuple[FloatArray, FloatArray]:
         strings_can_be_null=True,
     )
     try:
-        table = pa_csv.read_csv(path, read_options=pa_csv.ReadOptions(use_threads=False), convert_options=options)
+        table = pa_csv.read_csv(
+            path, read_options=pa_csv.ReadOptions(use_threads=False), convert_options=options
+        )
     except (pa.ArrowInvalid, OSError, KeyError) as error:
         raise CaseFileError(f"{path.name}: {str(error).splitlines()[0]}") from error
     times = table.column("Time").to_numpy(zero_copy_only=False).astype(np.float64)
@@ -117,7 +119,7 @@ def open_vital(path: Path) -> object:
         warnings.simplefilter("ignore", DeprecationWarning)
         warnings.simplefilter("ignore", FutureWarning)
         warnings.simplefilter("ignore", ResourceWarning)
-        import vitaldb
+        import vitaldb  # type: ignore[import-untyped, unused-ignore]
 
         return vitaldb.VitalFile(os.fspath(path))
 

@@ -40,8 +40,19 @@ from evaluator.vitaldb.cases import pairs_sha256
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 TRACK = "Solar8000/ART_MBP"
-CASE_COLUMNS = ("caseid", "subjectid", "casestart", "caseend", "anestart", "aneend", "opstart", "opend",
-                "age", "sex", "department")
+CASE_COLUMNS = (
+    "caseid",
+    "subjectid",
+    "casestart",
+    "caseend",
+    "anestart",
+    "aneend",
+    "opstart",
+    "opend",
+    "age",
+    "sex",
+    "department",
+)
 DEPARTMENTS = ("General surgery", "Thoracic surgery", "Urology", "Gynecology")
 EMPTY = -1  # a record with an empty value cell
 NO_RECORD = -2  # a bin without any record (dropout)
@@ -78,6 +89,7 @@ class CohortSummary:
     n_files: int
     pairs_sha256: str
     listing_sha256: str
+    cases_without_file: tuple[int, ...]
 
 
 def content_sha256(path: Path) -> str:
@@ -96,8 +108,11 @@ def cohort_cases(config: CohortConfig) -> list[SyntheticCase]:
     """The case table: patients, their cases (caseids 1..N in a shuffled order), ages and times."""
     rng = np.random.default_rng([config.seed, 0])
     subjectids = rng.choice(np.arange(1, 100_000), size=config.n_patients, replace=False)
-    ages = np.where(rng.random(config.n_patients) < 0.04, rng.integers(2, 18, config.n_patients),
-                    np.clip(rng.normal(58, 15, config.n_patients), 18, 90).round())
+    ages = np.where(
+        rng.random(config.n_patients) < 0.04,
+        rng.integers(2, 18, config.n_patients),
+        np.clip(rng.normal(58, 15, config.n_patients), 18, 90).round(),
+    )
     counts = rng.choice([1, 2, 3], size=config.n_patients, p=[0.8, 0.15, 0.05])
     owners = np.repeat(np.arange(config.n_patients), counts)
     owners = owners[rng.permutation(owners.size)]
@@ -107,11 +122,18 @@ def cohort_cases(config: CohortConfig) -> list[SyntheticCase]:
         known = rng.random() >= 0.08
         anestart = int(rng.uniform(-1200, 300)) if known else None
         aneend = caseend - int(rng.uniform(120, 900)) if known else None
-        cases.append(SyntheticCase(
-            caseid=index + 1, subjectid=int(subjectids[owner]), age=int(ages[owner]),
-            sex="F" if owner % 2 else "M", caseend=caseend, anestart=anestart, aneend=aneend,
-            has_file=bool(rng.random() >= 0.03),
-        ))
+        cases.append(
+            SyntheticCase(
+                caseid=index + 1,
+                subjectid=int(subjectids[owner]),
+                age=int(ages[owner]),
+                sex="F" if owner % 2 else "M",
+                caseend=caseend,
+                anestart=anestart,
+                aneend=aneend,
+                has_file=bool(rng.random() >= 0.03),
+            )
+        )
     return cases
 
 
@@ -160,7 +182,7 @@ def simulate_map(rng: np.random.Generator, n_samples: int, induction_sample: int
 
 
 def add_artefacts(rng: np.random.Generator, values: IntArray, line_start: int) -> IntArray:
-    """Rounded MAP with arterial-line artefacts; EMPTY marks an empty cell, NO_RECORD a bin without a record."""
+    """Rounded MAP with arterial-line artefacts (EMPTY: an empty cell; NO_RECORD: a bin without a record)."""
     out = values.copy()
     n = out.size
     for _ in range(rng.poisson(2)):
@@ -228,6 +250,7 @@ def case_file_bytes(config: CohortConfig, case: SyntheticCase) -> bytes:
 
 def case_table_csv(cases: list[SyntheticCase]) -> bytes:
     """The case table with a UTF-8 byte-order mark, as VitalDB's API serves it."""
+
     def cell(value: int | None) -> str:
         return "" if value is None else str(value)
 
@@ -235,10 +258,23 @@ def case_table_csv(cases: list[SyntheticCase]) -> bytes:
     for case in cases:
         opstart = cell(None if case.anestart is None else case.anestart + 1200)
         opend = cell(None if case.aneend is None else case.aneend - 300)
-        lines.append(",".join([
-            str(case.caseid), str(case.subjectid), "0", str(case.caseend), cell(case.anestart),
-            cell(case.aneend), opstart, opend, str(case.age), case.sex, DEPARTMENTS[case.caseid % 4],
-        ]))
+        lines.append(
+            ",".join(
+                [
+                    str(case.caseid),
+                    str(case.subjectid),
+                    "0",
+                    str(case.caseend),
+                    cell(case.anestart),
+                    cell(case.aneend),
+                    opstart,
+                    opend,
+                    str(case.age),
+                    case.sex,
+                    DEPARTMENTS[case.caseid % 4],
+                ]
+            )
+        )
     return ("\ufeff" + "\n".join(lines) + "\n").encode()
 
 
@@ -264,4 +300,5 @@ def write_synthetic_cohort(directory: Path, config: CohortConfig = CohortConfig(
         n_files=len(entries),
         pairs_sha256=pairs_sha256((case.caseid, str(case.subjectid)) for case in cases),
         listing_sha256=listing_sha256(entries),
+        cases_without_file=tuple(case.caseid for case in cases if not case.has_file),
     )
