@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 
 import numpy as np
@@ -19,7 +20,9 @@ DEFINITION = definition_from_spec(SPEC)
 NORMAL, LOW = 80.0, 55.0
 
 
-def one_window(input_part: np.ndarray | None = None, horizon_part: np.ndarray | None = None) -> tuple[bool, int]:
+def one_window(
+    input_part: np.ndarray | None = None, horizon_part: np.ndarray | None = None
+) -> tuple[bool, int]:
     """(kept, label) of the single window of a 300-sample grid without a span."""
     grid = np.full(300, NORMAL)
     if input_part is not None:
@@ -113,7 +116,15 @@ def test_windows_start_every_15_samples_from_the_first_analysed_sample() -> None
     grid = np.full(400, NORMAL)
     windows = case_windows(grid, None, DEFINITION)
     assert windows.starts.tolist() == [0, 15, 30, 45, 60, 75, 90]  # 90 + 300 <= 400 < 105 + 300
-    assert instance_ids(42, windows.starts, 2) == ["42:0", "42:30", "42:60", "42:90", "42:120", "42:150", "42:180"]
+    assert instance_ids(42, windows.starts, 2) == [
+        "42:0",
+        "42:30",
+        "42:60",
+        "42:90",
+        "42:120",
+        "42:150",
+        "42:180",
+    ]
 
 
 def test_windows_are_anchored_at_the_first_whole_bin_inside_the_span() -> None:
@@ -160,7 +171,7 @@ def planted_case(rng: np.random.Generator, n: int) -> tuple[np.ndarray, list[tup
     pieces = []
     for start, end in episodes:
         gaps = [start - 1, *np.flatnonzero(missing[start:end]) + start, end]
-        pieces += [(a + 1, b) for a, b in zip(gaps[:-1], gaps[1:], strict=True) if b > a + 1]
+        pieces += [(a + 1, b) for a, b in itertools.pairwise(gaps) if b > a + 1]
     return grid, pieces
 
 
@@ -172,7 +183,8 @@ def test_planted_cohort_labels_and_drops_match_the_construction() -> None:
         windows = case_windows(grid, None, DEFINITION)
         missing = np.isnan(grid)
         expected_starts = [
-            k0 for k0 in range(0, grid.size - 299, 15)
+            k0
+            for k0 in range(0, grid.size - 299, 15)
             if missing[k0 : k0 + 150].sum() <= 15 and missing[k0 + 150 : k0 + 300].sum() <= 15
         ]
         assert windows.starts.tolist() == expected_starts
@@ -215,8 +227,13 @@ def reference_windows(
 
 
 SMALL = dataclasses.replace(
-    DEFINITION, input_samples=10, horizon_samples=12, stride_samples=3, max_missing_input=1,
-    max_missing_horizon=2, min_run_samples=4,
+    DEFINITION,
+    input_samples=10,
+    horizon_samples=12,
+    stride_samples=3,
+    max_missing_input=1,
+    max_missing_horizon=2,
+    min_run_samples=4,
 )
 VALUES = st.sampled_from([50.0, 64.9, 65.0, 70.0, float("nan")])
 SPANS = st.one_of(
