@@ -9,5 +9,6 @@ Pure code: no SQL, no HTTP, no store. Modules, in the order data flows through t
 - `baselines` — `score_windows(model_name, train_features, train_labels, test_features)`;
 - `pipeline` — what the harness calls: `iter_case_instances`, `collect_windows`, `baseline_predictions`;
 - `check` — `check_data_dir(data_dir, spec)`: what differs between a directory and the spec;
+- `listing` — the hash over a directory's files that a generated cohort's spec pins;
 - `synthetic` — BenchToward's synthetic demo cohort (demo data, not VitalDB).
 """

@@ -16,6 +16,7 @@ zero fractional part (`"5955.0"`, as a float-typed export writes it) becomes the
 from __future__ import annotations
 
 import csv
+import gzip
 import hashlib
 import io
 import math
@@ -98,8 +99,6 @@ def parse_case_table(text: str) -> list[Case]:
 def read_case_table(path: Path) -> list[Case]:
     """Read `cases.csv` (plain or `.gz`), UTF-8 with or without a byte-order mark."""
     if path.suffix == ".gz":
-        import gzip
-
         return parse_case_table(gzip.decompress(path.read_bytes()).decode("utf-8"))
     return parse_case_table(path.read_text(encoding="utf-8"))
 

@@ -35,6 +35,7 @@ from evaluator.vitaldb.cases import (
     read_case_table,
 )
 from evaluator.vitaldb.definition import IohDefinition, definition_from_spec
+from evaluator.vitaldb.listing import content_sha256, listing_sha256
 from evaluator.vitaldb.signals import (
     CaseFile,
     CaseFileError,
@@ -43,7 +44,6 @@ from evaluator.vitaldb.signals import (
     read_csv_records,
     read_raw_grid,
 )
-from evaluator.vitaldb.synthetic import content_sha256, listing_sha256
 
 EXAMPLES = 5
 

@@ -4,12 +4,13 @@
         Reads `cases.csv`, then each included case's file in caseid order, one case in memory at a time.
         Included: age >= min_age and a case file that holds the track (a `.vital` file without the track
         is skipped, as VitalDB cases without an arterial line are). A case without any file is skipped
-        (run `check.check_data_dir` first to learn how many); an unreadable file or a CSV without the
-        columns raises `CaseFileError`. A case with no kept window is still yielded, with empty arrays.
+        (run `check.check_data_dir` first to learn how many); an unreadable file, a CSV without the
+        columns or two files for one case raises `CaseFileError`. A case with no kept window is still
+        yielded, with empty arrays.
 
     collect_windows(data_dir, spec) -> SplitWindows
-        All windows' ids, units, labels, features and test flags in one set of arrays (4 features per
-        window, so VitalDB's ~1.7 M windows take ~55 MB).
+        All windows' ids, units, labels, features and test flags in one set of arrays; unlike the stream,
+        its memory grows with the number of windows (two id strings and 4 float64 features each).
 
     baseline_predictions(model_name, windows) -> dict[str, list]
         Trains `model_name` on the non-test windows, scores the test windows, and returns the columns of

@@ -17,8 +17,8 @@ The default cohort: 240 patients, 1-3 cases each (~300 cases), 1.5-4.5 h per cas
 About 3% of adult cases have no file (no arterial line), ~4% of patients are under 18, ~8% of cases have
 no anaesthesia times (whole recording analysed).
 
-Files are gzipped at level 1 with mtime 0. The pinned listing hash is taken over the *uncompressed*
-content (`content_sha256`), so a different zlib build cannot change it.
+Files are gzipped at level 1 with mtime 0. The pinned listing hash (`listing.listing_sha256`) is taken
+over the *uncompressed* content, so a different zlib build cannot change it.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ import gzip
 import hashlib
 import io
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluator.vitaldb.cases import pairs_sha256
+from evaluator.vitaldb.listing import listing_sha256
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -90,18 +90,6 @@ class CohortSummary:
     pairs_sha256: str
     listing_sha256: str
     cases_without_file: tuple[int, ...]
-
-
-def content_sha256(path: Path) -> str:
-    """sha256 of a file's content, after gzip decompression for a `.gz` file."""
-    data = path.read_bytes()
-    return hashlib.sha256(gzip.decompress(data) if path.name.endswith(".gz") else data).hexdigest()
-
-
-def listing_sha256(entries: Iterable[tuple[str, str]]) -> str:
-    """sha256 of the `"{content_sha256}  {name}\\n"` lines ordered by file name (UTF-8)."""
-    text = "".join(f"{digest}  {name}\n" for name, digest in sorted(entries))
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def cohort_cases(config: CohortConfig) -> list[SyntheticCase]:
