@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from openai import AsyncOpenAI
 
 DEFAULT_CONCURRENCY = 16
 DEFAULT_TIMEOUT_SECONDS = 120.0
@@ -68,6 +67,8 @@ class ChatEndpoint:
     and timeouts with exponential backoff (honouring Retry-After)."""
 
     def __init__(self, config: EndpointConfig, *, max_tokens: int | None, temperature: float = 0.0) -> None:
+        from openai import AsyncOpenAI  # imported when used: the package takes seconds to import
+
         api_key = os.environ.get(config.api_key_env, "") if config.api_key_env else ""
         self.client = AsyncOpenAI(
             base_url=config.base_url,

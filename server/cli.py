@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
 
 import orjson
 

@@ -36,7 +36,7 @@ def request_of(args: argparse.Namespace, settings: Settings) -> EvalRequest:
     return EvalRequest(
         model=args.model, task=args.task, data=settings.data, cache_root=cache_root(settings),
         endpoint=args.endpoint, model_id=args.model_id, api_key_env=args.api_key_env, concurrency=args.concurrency,
-        timeout_seconds=args.timeout, limit=args.limit, allow_partial=args.allow_partial, resume=args.resume,
+        timeout_seconds=args.timeout, max_retries=args.max_retries, limit=args.limit, allow_partial=args.allow_partial, resume=args.resume,
         command=args.command, tier=args.tier, publish=args.publish,
     )
 
@@ -116,6 +116,7 @@ def add_eval_commands(commands: argparse._SubParsersAction) -> None:  # type: ig
     parser.add_argument("--api-key-env", help="Name of the environment variable that holds the API key.")
     parser.add_argument("--concurrency", type=int, default=16, help="Requests in flight (default 16).")
     parser.add_argument("--timeout", type=float, default=120.0, help="Seconds per request before a retry.")
+    parser.add_argument("--max-retries", type=int, default=5, help="Retries of a 429, 5xx or timeout (default 5).")
     parser.add_argument("--limit", type=int, help="Only the first N instances (a partial run).")
     parser.add_argument("--allow-partial", action="store_true", help="Run on data that differs from the spec.")
     parser.add_argument("--resume", action="store_true", help="Finish a failed or stale run of the same key.")

@@ -8,7 +8,7 @@ import logging
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from server.settings import Settings, setting_fields
 from store import Store

@@ -65,6 +65,7 @@ class EvalRequest:
     api_key_env: str | None = None
     concurrency: int = 16
     timeout_seconds: float = 120.0
+    max_retries: int = 5
     limit: int | None = None
     allow_partial: bool = False
     resume: bool = False
@@ -137,7 +138,7 @@ async def plan_model(registry: Registry, request: EvalRequest, task: Task) -> Pl
         model_id=model_id,
         api_key_env=request.api_key_env,
         concurrency=request.concurrency,
-        timeout_seconds=request.timeout_seconds,
+        timeout_seconds=request.timeout_seconds, max_retries=request.max_retries,
     )
     config = {"adapter": "openai-chat", "model_id": model_id}
     return Plan(model, "openai-chat", request.tier or "standard", config, endpoint)
@@ -493,15 +494,15 @@ def load_mcq(data: Path, spec: TaskSpec, request: EvalRequest) -> tuple[list[cli
     return list(loaded.instances)[: request.limit], loaded.report.ok
 
 
-async def load_binary(data: Path, spec: TaskSpec, request: EvalRequest) -> tuple[TestWindows, bool]:
+async def check_binary(data: Path, spec: TaskSpec, request: EvalRequest) -> bool:
+    """Generate a demo cohort if needed, check the data; return whether it is the spec's whole set."""
     await asyncio.to_thread(generate_if_missing, data, spec)
     report = await asyncio.to_thread(check_data_dir, data, spec)
     if not report.ok and not request.allow_partial:
         differences = "; ".join(report.differences)
-        raise BadRequest(
-            f"the data at {data} differs from {spec.task} (use --allow-partial to run it anyway): {differences}"[:4000]
-        )
-    return await asyncio.to_thread(load_windows, data, spec, request.limit), report.ok
+        raise BadRequest(f"the data at {data} differs from {spec.task} (use --allow-partial to run it anyway): "
+                         f"{differences}"[:4000])
+    return bool(report.ok)
 
 
 async def evaluate(
@@ -512,12 +513,15 @@ async def evaluate(
     spec = spec_of(task)
     plan = await plan_model(registry, request, task)
     data = data_location(request, spec)
+    windows: TestWindows | None = None
     if spec.kind == "mcq":
         instances, complete = load_mcq(data, spec, request)
         ids = [i.instance_id for i in instances]
-    else:
-        windows, complete = await load_binary(data, spec, request)
-        ids = windows.instance_ids
+    else:  # windowing a cohort takes seconds: only when the key needs the ids, or once the run is ours
+        complete = await check_binary(data, spec, request)
+        if not complete or request.limit is not None:
+            windows = await asyncio.to_thread(load_windows, data, spec, request.limit)
+        ids = windows.instance_ids if windows else []
     config = partial_config(request, plan.config, ids, complete)
     inputs = run_key_inputs(
         model_slug=plan.model.slug,
@@ -545,6 +549,7 @@ async def evaluate(
             if spec.kind == "mcq":
                 computation, calls = await compute_mcq(registry, plan, spec, instances, key, report)
             else:
+                windows = windows or await asyncio.to_thread(load_windows, data, spec, request.limit)
                 computation, calls = await compute_binary(registry, plan, spec, data, windows, key)
             path = registry.predictions_path(f"{run_id}/{FILE_NAME}")
             sha256 = await asyncio.to_thread(write_predictions, path, spec.kind, computation.columns)
