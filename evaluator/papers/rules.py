@@ -1,0 +1,252 @@
+"""The rule-based extractor: deterministic, offline, always available.
+
+It reads YAML front matter, "Model Name:" lines, Hugging Face URLs, arXiv ids, DOIs, licence lines, metric
+tables (Markdown, and CSV in fenced blocks) and result sentences, using only bounded patterns. Numbers it
+cannot find are null; it never guesses one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+
+from evaluator.papers.hypotension import read_definition
+from evaluator.papers.identifiers import (
+    FrontMatter,
+    find_base_model,
+    find_identifiers,
+    find_license,
+    find_provider,
+    hf_repo_urls,
+    model_name_ids,
+    named_models,
+    read_front_matter,
+)
+from evaluator.papers.mapping import TaskCatalog, apply_mapping
+from evaluator.papers.prose import ProseContext, sentence_claims, sentences
+from evaluator.papers.record import (
+    NOT_RELEASED,
+    DatasetFact,
+    ExtractedClaim,
+    Extraction,
+    ModelInfo,
+    PaperRecord,
+)
+from evaluator.papers.tables import Table, clean_model_label, find_tables, is_table_line, table_claims
+from evaluator.papers.text import csv_to_markdown
+from evaluator.papers.vocabulary import IOH_PATTERN, strip_markup
+
+MAX_TEXT = 4_000_000
+MAX_CLAIMS = 1000
+
+_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)[ \t]{0,4}([\w+-]{0,20})")
+_WEIGHTS_LINK = re.compile(
+    r"(?:weights|checkpoints?|download)[^\n]{0,80}?(https?://[^\s)\]>\"']{4,200})", re.I
+)
+_PRESENTED = re.compile(
+    r"\b(?:we|We) (?:present|introduce|release|construct|build|propose) ([A-Z][\w.-]{1,60}), (?:a|an|the) "
+    r"(?:[\w-]{1,30} ){0,8}(?:benchmark|dataset|corpus)"
+)
+_ITEMS = re.compile(
+    r"\b(?:contains|consists of|comprises|includes|with) (\d{1,3}(?:,\d{3}){1,3}|\d{1,7}) "
+    r"(questions|items|cases|patients|QA pairs|samples|recordings|records|surgeries)\b"
+)
+
+
+class RuleExtractor:
+    """Reads a text with rules only. `extract` runs the work in a thread (it is CPU-bound)."""
+
+    name = "rules"
+
+    def __init__(self, *, catalog: TaskCatalog | None = None) -> None:
+        self._catalog = catalog
+
+    async def extract(self, text: str, *, source: str) -> PaperRecord:
+        return await asyncio.to_thread(self.extract_now, text, source=source)
+
+    def extract_now(self, text: str, *, source: str) -> PaperRecord:
+        """The same as `extract`, on the calling thread."""
+        return apply_mapping(
+            read_rules(text), text, source=source, extractor=self.name, catalog=self._catalog
+        )
+
+
+def read_rules(text: str) -> Extraction:
+    """Everything the rules find in `text`, before mapping."""
+    text = text[:MAX_TEXT]
+    matter = read_front_matter(text)
+    body = text[matter.end :]
+    lines = _with_csv_blocks(body.splitlines())
+    plain = strip_markup(body)
+    tables = find_tables(lines)
+    ids = model_name_ids(body)
+    subjects = _subjects(ids, plain, text, matter.base_models, tables)
+    resolve = _resolver(subjects)
+    claims: list[ExtractedClaim] = []
+    for table in tables:
+        claims.extend(table_claims(table, resolve))
+        if len(claims) >= MAX_CLAIMS:
+            break
+    comparators = _unique_names(
+        [c.model for c in claims if c.model and c.model.lower() not in {s.lower() for s in subjects}]
+    )
+    ioh_variant = read_definition(body).describe() if IOH_PATTERN.search(body) else None
+    context = ProseContext(subjects=subjects, known_models=subjects + comparators, ioh_variant=ioh_variant)
+    table_values = [c for c in claims if c.value is not None]
+    for sentence in sentences("\n".join("" if is_table_line(line) else line for line in lines)):
+        if len(claims) >= MAX_CLAIMS:
+            break
+        claims.extend(_cross_checked(claim, table_values) for claim in sentence_claims(sentence, context))
+    models = [_subject_info(name, body, text, matter, ids, single=len(subjects) == 1) for name in subjects]
+    models += [
+        ModelInfo(name=name, role="comparator", evidence=_first_row_naming(name, tables))
+        for name in comparators
+    ]
+    return Extraction(
+        models=models,
+        claims=claims[:MAX_CLAIMS],
+        identifiers=find_identifiers(text, matter, ids),
+        datasets=_dataset_facts(plain, text),
+    )
+
+
+def _with_csv_blocks(lines: list[str]) -> list[str]:
+    """Lines with fenced ```csv blocks turned into Markdown tables and other fenced code blanked out."""
+    out: list[str] = []
+    fence: str | None = None
+    block: list[str] = []
+    for line in lines:
+        match = _FENCE.match(line)
+        if fence is None and match:
+            fence, block = match.group(2).lower() or "code", []
+            out.append("")
+        elif fence is not None and match:
+            out.extend(
+                csv_to_markdown("\n".join(block)).splitlines() if fence == "csv" else [""] * len(block)
+            )
+            out.append("")
+            fence = None
+        elif fence is not None:
+            block.append(line)
+        else:
+            out.append(line)
+    if fence is not None:
+        out.extend([""] * len(block))
+    return out
+
+
+def _subjects(
+    ids: list[str], plain: str, text: str, base_models: list[str], tables: list[Table]
+) -> list[str]:
+    """The models the document releases or announces: "Model Name:" ids, models introduced in prose,
+    "(ours)" columns, and otherwise Hugging Face model URLs that are not a base model."""
+    names = list(ids) + named_models(plain)
+    for table in tables:
+        for label in table.header[1:] + [row[0] for row in table.rows if row]:
+            cleaned, ours = clean_model_label(label)
+            if ours and cleaned:
+                names.append(cleaned)
+    if not names:
+        bases = {base.lower() for base in base_models}
+        names = [repo for repo in hf_repo_urls(text) if repo.lower() not in bases]
+    resolve = _resolver(ids)
+    return _unique_names([resolve(name) for name in names])
+
+
+def _resolver(subjects: list[str]) -> Callable[[str], str]:
+    """Maps a written label to a known model name ("hari-q3-8b" -> "snuh/hari-q3-8b"), else the label."""
+    lookup: dict[str, str] = {}
+    for name in subjects:
+        lookup.setdefault(name.lower(), name)
+        lookup.setdefault(name.rsplit("/", 1)[-1].lower(), name)
+
+    def resolve(label: str) -> str:
+        return lookup.get(label.strip().lower(), label.strip())
+
+    return resolve
+
+
+def _subject_info(
+    name: str, body: str, text: str, matter: FrontMatter, ids: list[str], *, single: bool
+) -> ModelInfo:
+    """A subject model: weights on Hugging Face when a repo id names it, a weights link when one is given,
+    else "not released"; base model and licence only when the document is about a single model."""
+    plain = strip_markup(body)
+    repos = {repo.lower(): repo for repo in ids + hf_repo_urls(text)}
+    repo = repos.get(name.lower()) or next(
+        (r for key, r in repos.items() if key.rsplit("/", 1)[-1] == name.lower()), None
+    )
+    link = _WEIGHTS_LINK.search(plain)
+    weights = f"https://huggingface.co/{repo}" if repo else (link.group(1) if link else NOT_RELEASED)
+    return ModelInfo(
+        name=name,
+        role="subject",
+        provider=find_provider(body) or (repo.split("/", 1)[0] if repo else None),
+        weights=weights,
+        base_model=find_base_model(plain, matter) if single else None,
+        license=find_license(body, matter) if single else None,
+        evidence=_evidence_naming(name, body),
+    )
+
+
+def _evidence_naming(name: str, body: str) -> str | None:
+    """The first line that names the model (markup stripped), clipped around the name."""
+    for line in body.splitlines():
+        position = line.lower().find(name.lower())
+        if position >= 0:
+            plain = strip_markup(line[max(0, position - 200) : position + 300])
+            return plain or None
+    return None
+
+
+def _first_row_naming(name: str, tables: list[Table]) -> str | None:
+    for table in tables:
+        if any(name.lower() in cell.lower() for cell in table.header):
+            return table.header_line[:2000]
+        for row, line in zip(table.rows, table.row_lines, strict=True):
+            if row and name.lower() in row[0].lower():
+                return line[:2000]
+    return None
+
+
+def _cross_checked(claim: ExtractedClaim, table_claims_with_values: list[ExtractedClaim]) -> ExtractedClaim:
+    """A sentence claim whose number equals a table cell for the same model on another dataset or subset
+    gets a note: a headline often restates one cell under another name."""
+    for cell in table_claims_with_values:
+        same_number = claim.value is not None and cell.value == claim.value and cell.model == claim.model
+        if same_number and (cell.dataset, cell.task_variant) != (claim.dataset, claim.task_variant):
+            where = " ".join(
+                filter(None, [cell.dataset, cell.task_variant, f"({cell.setting})" if cell.setting else None])
+            )
+            return claim.model_copy(
+                update={"notes": [*claim.notes, f"same value as the table cell for {where}"]}
+            )
+    return claim
+
+
+def _unique_names(names: list[str]) -> list[str]:
+    seen: dict[str, str] = {}
+    for name in names:
+        seen.setdefault(name.lower(), name)
+    return list(seen.values())
+
+
+def _dataset_facts(plain: str, text: str) -> list[DatasetFact]:
+    """Datasets the text presents ("We present X, the first ... benchmark"), with size and hub when stated."""
+    facts = []
+    hf_datasets = find_identifiers(text, read_front_matter(text), []).hf_datasets
+    for match in _PRESENTED.finditer(plain):
+        name = match.group(1).rstrip(".,")
+        items = _ITEMS.search(plain)
+        hub = next((repo for repo in hf_datasets if repo.lower().endswith("/" + name.lower())), None)
+        facts.append(
+            DatasetFact(
+                name=name,
+                items=int(items.group(1).replace(",", "")) if items else None,
+                item_unit=items.group(2) if items else None,
+                hub=f"https://huggingface.co/datasets/{hub}" if hub else None,
+                evidence=plain[match.start() : match.start() + 300],
+            )
+        )
+    return facts
