@@ -51,6 +51,9 @@ _ARXIV = re.compile(
 _DOI = re.compile(r"(?<![\w/.])(10\.\d{4,9}/[^\s\"'<>\[\]{}]{1,200})")
 _LICENSE_LINE = re.compile(r"(?im)^[ \t*_-]{0,6}Licen[sc]e[ \t*_]{0,4}:[ \t*_]{0,4}([^\n]{1,100})$")
 _LICENSED_UNDER = re.compile(r"licen[sc]ed under (?:the )?([^\n.;,()]{2,80})", re.I)
+_UNDER_LICENSE = re.compile(
+    r"\bunder (?:the |an? )?((?:[\w.+-]{1,20} ){0,4}licen[sc]e(?: (?:version )?\d{1,2}(?:\.\d{1,2})?)?)", re.I
+)
 _KNOWN_LICENSES = (
     (re.compile(r"apache(?:[- ]license)?[- ,]{0,3}(?:version[ ])?2(?:\.0)?", re.I), "Apache-2.0"),
     (re.compile(r"\bMIT\b"), "MIT"),
@@ -90,6 +93,10 @@ _NAMED_MODEL = (
 # so that sentence openers such as "Recently, a model ..." are not taken for names
 _MODEL_LIKE = re.compile(r"^.[^\n]{0,80}?[A-Z0-9.-]")
 _DEVELOPED_BY = re.compile(r"developed by (?:the )?([^\n.;:]{3,150})", re.I)
+_ANNOUNCED = re.compile(
+    r"(?:^|[.\u2014\u2013] )([A-Z][\w&.-]{1,30}(?: (?:and )?[A-Z][\w&.-]{1,30}){0,4}) (?:today )?"
+    r"(?:announced|unveil(?:s|ed)?|released|launch(?:es|ed))\b"
+)
 _PARTNERED = re.compile(r"([A-Z][^\n.;:,]{1,120}?) (?:has|have) partnered to develop")
 _YAML_KEY = re.compile(r"^([A-Za-z_][\w-]{0,40}):[ \t]?(.{0,300})$")
 
@@ -155,10 +162,10 @@ def normalise_license(written: str) -> str:
 
 
 def find_license(text: str, matter: FrontMatter) -> str | None:
-    """The licence: front matter first, then a `License:` line, then "licensed under ..."."""
+    """The licence: front matter, a `License:` line, "licensed under ...", or "under the X License"."""
     if matter.license:
         return matter.license
-    for pattern in (_LICENSE_LINE, _LICENSED_UNDER):
+    for pattern in (_LICENSE_LINE, _LICENSED_UNDER, _UNDER_LICENSE):
         match = pattern.search(text)
         if match:
             written = strip_markup(match.group(1)).rstrip(" .")
@@ -225,8 +232,9 @@ def find_base_model(text: str, matter: FrontMatter) -> str | None:
 
 
 def find_provider(text: str) -> str | None:
-    """Who built the model, from "developed by X" or "X and Y have partnered to develop" (within one line)."""
-    for pattern in (_DEVELOPED_BY, _PARTNERED):
+    """Who built the model, from "developed by X", "X and Y have partnered to develop" or "X announced"
+    (each within one line)."""
+    for pattern in (_DEVELOPED_BY, _PARTNERED, _ANNOUNCED):
         for line in text.splitlines():
             match = pattern.search(strip_markup(line)) if len(line) < 5000 else None
             if match:

@@ -51,6 +51,7 @@ _MODEL_TOKEN = re.compile(
 )
 _NOT_MODELS = frozenset({"covid-19", "sars-cov-2", "top-1", "top-5", "mp4", "h1", "h2"})
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"\u201c\u2018(\[*])")
+_OUR_MODEL = re.compile(r"\b(?:our|the proposed) (?:\w{1,20} ){0,2}(?:model|method|system|LLM)\b", re.I)
 _BULLET = re.compile(r"^(?:[-*+•]|\d{1,2}[.)]|#{1,6}) ")
 
 
@@ -91,17 +92,29 @@ def sentence_claims(sentence: str, context: ProseContext) -> list[ExtractedClaim
     """The claims one sentence states."""
     mentions = _metric_mentions(sentence)
     if not mentions:
-        metric = METRIC_PATTERN.search(sentence)
-        if metric and _CLAIM_VERB.search(sentence) and find_datasets(sentence):
-            start = metric.start()
-            return [
-                _claim(sentence, context, start=start, metric=canonical_metric(metric.group(1)), raw=None)
-            ]
-        return []
+        return _claims_without_numbers(sentence, context)
     return [
         _claim(sentence, context, start=start, metric=metric, raw=raw, score=score)
         for start, metric, raw, score in mentions
     ]
+
+
+def _claims_without_numbers(sentence: str, context: ProseContext) -> list[ExtractedClaim]:
+    """A result stated without a number ("achieves state-of-the-art accuracy on ClinicalQA"): one claim per
+    dataset named after a metric, value null."""
+    metrics = [
+        (match.start(), canonical_metric(match.group(1))) for match in METRIC_PATTERN.finditer(sentence)
+    ]
+    if not metrics or not _CLAIM_VERB.search(sentence):
+        return []
+    claims: dict[str, ExtractedClaim] = {}
+    for position, dataset in find_datasets(sentence):
+        before = [metric for start, metric in metrics if start < position]
+        if before and dataset.key not in claims:
+            claims[dataset.key] = _claim(
+                sentence, context, start=max(0, position - 1), metric=before[-1], raw=None
+            )
+    return list(claims.values())
 
 
 def _metric_mentions(sentence: str) -> list[tuple[int, str | None, str, bool]]:
@@ -185,13 +198,18 @@ def _model_for(sentence: str, start: int, context: ProseContext) -> tuple[str | 
                 best = (position, name)
     if best is not None:
         return best[1], None
+    if len(context.subjects) == 1 and _OUR_MODEL.search(sentence):
+        return context.subjects[0], "'our model' read as the document's model"
     strangers = [
-        token
+        token.rstrip(".-")
         for token in _MODEL_TOKEN.findall(sentence)
         if token.lower() not in _NOT_MODELS | context.ignore_tokens
         and not find_datasets(token)
         and not metric_of(token)
     ]
+    before = [token for token in strangers if sentence.find(token) < start]
+    if before:
+        return before[-1], f"attributed to {before[-1]!r}, the model-like name nearest before the number"
     if strangers:
         return None, f"not attributed: the sentence names {strangers[0]!r}, which is not a known model here"
     if len(context.subjects) == 1:

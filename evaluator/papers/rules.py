@@ -74,7 +74,7 @@ class RuleExtractor:
 
 def read_rules(text: str) -> Extraction:
     """Everything the rules find in `text`, before mapping."""
-    text = text[:MAX_TEXT]
+    text = without_comments(text[:MAX_TEXT])
     matter = read_front_matter(text)
     body = text[matter.end :]
     lines = _with_csv_blocks(body.splitlines())
@@ -92,15 +92,29 @@ def read_rules(text: str) -> Extraction:
         [c.model for c in claims if c.model and c.model.lower() not in {s.lower() for s in subjects}]
     )
     ioh_variant = read_definition(body).describe() if IOH_PATTERN.search(body) else None
-    context = ProseContext(subjects=subjects, known_models=subjects + comparators, ioh_variant=ioh_variant)
+    bases = [base for base in [*matter.base_models, find_base_model(plain, matter)] if base]
+    context = ProseContext(
+        subjects=subjects,
+        known_models=subjects + comparators,
+        ioh_variant=ioh_variant,
+        ignore_tokens={alias.lower() for base in bases for alias in (base, base.rsplit("/", 1)[-1])},
+    )
     table_values = [c for c in claims if c.value is not None]
     for sentence in sentences("\n".join("" if is_table_line(line) else line for line in lines)):
         if len(claims) >= MAX_CLAIMS:
             break
         claims.extend(_cross_checked(claim, table_values) for claim in sentence_claims(sentence, context))
+    comparators = _unique_names(
+        comparators
+        + [c.model for c in claims if c.model and c.model.lower() not in {s.lower() for s in subjects}]
+    )
     models = [_subject_info(name, body, text, matter, ids, single=len(subjects) == 1) for name in subjects]
     models += [
-        ModelInfo(name=name, role="comparator", evidence=_first_row_naming(name, tables))
+        ModelInfo(
+            name=name,
+            role="comparator",
+            evidence=_first_row_naming(name, tables) or _evidence_naming(name, body),
+        )
         for name in comparators
     ]
     return Extraction(
@@ -109,6 +123,23 @@ def read_rules(text: str) -> Extraction:
         identifiers=find_identifiers(text, matter, ids),
         datasets=_dataset_facts(plain, text),
     )
+
+
+def without_comments(text: str) -> str:
+    """The text without HTML comments (`<!-- ... -->`, common in model cards); an unclosed comment runs to the
+    end. A plain scan with str.find, so the cost stays linear however many openers there are."""
+    if "<!--" not in text:
+        return text
+    parts: list[str] = []
+    position = 0
+    while (start := text.find("<!--", position)) >= 0:
+        parts.append(text[position:start])
+        end = text.find("-->", start + 4)
+        if end < 0:
+            return "".join(parts)
+        position = end + 3
+    parts.append(text[position:])
+    return "".join(parts)
 
 
 def _with_csv_blocks(lines: list[str]) -> list[str]:

@@ -33,6 +33,7 @@ _NOT_RESULTS = re.compile(
     r"notes?)$",
     re.I,
 )
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _AGGREGATE = re.compile(r"^(?:avg\.?|average|mean|overall|total|all)$", re.I)
 _OURS = re.compile(r"\s?[(\[]ours[)\]]|\s?\(proposed\)|\s?†", re.I)
 _CAPTION_START = re.compile(r"^(?:\*{0,2}|_)?(?:table|caption)\b", re.I)
@@ -218,10 +219,15 @@ def _wide_claims(table: Table, resolve_model: ModelResolver) -> list[ExtractedCl
             reading = read_value(row[column_index], metric=metric, percent_hint=percent_hint)
             if reading is None:
                 continue
-            variant = subset_of(result_label) or (
-                None
-                if dataset and result_label.strip().lower() == dataset.display.lower()
-                else result_label or None
+            year = _YEAR.search(result_label) if dataset else None
+            variant = (
+                subset_of(result_label)
+                or (year.group(0) if year else None)
+                or (
+                    None
+                    if dataset and result_label.strip().lower() == dataset.display.lower()
+                    else result_label or None
+                )
             )
             if (
                 variant

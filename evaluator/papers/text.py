@@ -212,13 +212,23 @@ class _TextParser(HTMLParser):
         self._row: list[str] | None = None
         self._cell: list[str] | None = None
         self._rows_in_table = 0
+        self._href: str | None = None
+        self._table_depth = 0
+        self._in_caption = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _SKIPPED:
             self._skip_depth += 1
+        elif tag == "a":
+            href = dict(attrs).get("href") or ""
+            self._href = href if href.startswith(("http://", "https://")) else None
         elif tag == "table":
+            self._table_depth += 1
             self._rows_in_table = 0
             self._out.append("\n\n")
+        elif tag == "caption":
+            self._in_caption = True
+            self._out.append("\n")
         elif tag == "tr":
             self._end_row()
             self._row = []
@@ -237,13 +247,21 @@ class _TextParser(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in _SKIPPED:
             self._skip_depth = max(0, self._skip_depth - 1)
+        elif tag == "a":
+            if self._href and not self._skip_depth:
+                self.handle_data(f" ({self._href})")  # the link target is often the weights location
+            self._href = None
         elif tag in ("td", "th"):
             self._end_cell()
         elif tag == "tr":
             self._end_row()
         elif tag == "table":
             self._end_row()
+            self._table_depth = max(0, self._table_depth - 1)
             self._out.append("\n\n")
+        elif tag == "caption":
+            self._in_caption = False
+            self._out.append("\n")
         elif tag in _HEADINGS or tag in _BLOCKS or tag == "li":
             self._out.append("\n")
 
@@ -252,8 +270,8 @@ class _TextParser(HTMLParser):
             return
         if self._cell is not None:
             self._cell.append(data)
-        elif self._row is None:
-            self._out.append(data)
+        elif self._row is None and (self._table_depth == 0 or self._in_caption):
+            self._out.append(data)  # text between table rows is layout whitespace
 
     def _end_cell(self) -> None:
         if self._cell is not None and self._row is not None:
