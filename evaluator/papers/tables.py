@@ -138,10 +138,11 @@ def _long_claims(table: Table, resolve_model: ModelResolver) -> list[ExtractedCl
     names = [cell.lower() for cell in table.header]
     column = {key: _column(names, options) for key, options in _LONG_COLUMNS.items()}
     value_column = column["value"]
-    if value_column is None:
-        value_column = next((i for i, name in enumerate(names) if metric_of(name)), None)
+    metric_columns = [i for i, name in enumerate(names) if metric_of(name)]
+    if value_column is None and column["dataset"] is not None and len(metric_columns) == 1:
+        value_column = metric_columns[0]  # model | dataset | accuracy: still one number per row
     if column["model"] is None or value_column is None:
-        return None
+        return None  # not a long table: read as a wide one
     claims = []
     for row, line in zip(table.rows, table.row_lines, strict=True):
         if len(row) <= max(column["model"], value_column):
