@@ -9,12 +9,14 @@ from dataclasses import dataclass
 
 from evaluator.papers.vocabulary import DATASET_BY_KEY, strip_markup
 
-_THRESHOLD = re.compile(
-    r"(?:\bMAP\b|mean arterial (?:blood )?pressure)[^.]{0,150}?"
-    r"(≤|<=|=<|<|≥|>=|>|\bbelow\b|\bunder\b|\bless than\b|\blower than\b|\bat most\b)"
-    r" ?(\d{2,3}) ?mm ?Hg",
-    re.I,
+# Found from the rare end ("65 mmHg") backwards, so the cost stays linear with a small constant: the
+# comparison must end right before the number and MAP must be named earlier in the same sentence.
+_PRESSURE = re.compile(r"(?<![\d.])(\d{2,3}) ?mm ?Hg", re.I)
+_COMPARISON_BEFORE = re.compile(
+    r"(≤|<=|=<|<|≥|>=|>|\bbelow|\bunder|\bless than|\blower than|\bat most) ?$", re.I
 )
+_MAP_NAMED = re.compile(r"\bMAP\b|mean arterial (?:blood )?pressure", re.I)
+MAX_LOOK_BACK = 170
 _SINGLE = re.compile(
     r"at least one [^.]{0,80}?(?:measurement|reading|value|sample)|\bany (?:single )?(?:MAP )?"
     r"(?:measurement|reading|value|sample)",
@@ -87,17 +89,16 @@ def read_definition(text: str) -> HypotensionDefinition:
     """The hypotension definition stated in `text` (pieces it does not state are None)."""
     plain = strip_markup(text)
     threshold = comparison = duration = None
-    match = _THRESHOLD.search(plain)
-    if match:
-        comparison = _COMPARISONS.get(match.group(1).lower(), match.group(1))
-        threshold = int(match.group(2))
-        sentence = _sentence_around(plain, match.start(), match.end())
-        duration = _duration(sentence, plain[match.end() : match.end() + 200])
+    found = _threshold(plain)
+    if found:
+        written, threshold, start, end = found
+        comparison = _COMPARISONS.get(written.lower(), written)
+        duration = _duration(_sentence_around(plain, start, end), plain[end : end + 200])
     horizon = None
     for pattern in _HORIZON:
-        found = pattern.search(plain)
-        if found:
-            horizon = int(found.group(1))
+        stated = pattern.search(plain)
+        if stated:
+            horizon = int(stated.group(1))
             break
     split = _SPLIT.search(plain)
     data = DATASET_BY_KEY["vitaldb"].display if DATASET_BY_KEY["vitaldb"].pattern.search(plain) else None
@@ -109,6 +110,19 @@ def read_definition(text: str) -> HypotensionDefinition:
         data=data,
         split=split.group(0).lower() if split else None,
     )
+
+
+def _threshold(plain: str) -> tuple[str, int, int, int] | None:
+    """(comparison as written, mmHg, start, end) of the first "MAP ... < 65 mmHg" in one sentence."""
+    for match in _PRESSURE.finditer(plain):
+        before = plain[max(0, match.start() - MAX_LOOK_BACK) : match.start()]
+        comparison = _COMPARISON_BEFORE.search(before[-20:])
+        sentence_start = before.rfind(". ") + 1
+        named = _MAP_NAMED.search(before, sentence_start)
+        if comparison and named:
+            start = match.start() - len(before) + named.start()
+            return comparison.group(1), int(match.group(1)), start, match.end()
+    return None
 
 
 def _duration(sentence: str, after: str) -> int | None:

@@ -11,11 +11,7 @@ from evaluator.papers.vocabulary import strip_markup
 
 _REPO_PART = r"[A-Za-z0-9][A-Za-z0-9._-]{0,95}"
 _HF_URL = re.compile(
-    r"(?:https?://)?(?:www\.)?(?:huggingface\.co|hf\.co)/(datasets/|spaces/)?("
-    + _REPO_PART
-    + r")/("
-    + _REPO_PART
-    + r")"
+    r"(?<![\w-])(?:huggingface\.co|hf\.co)/(datasets/|spaces/)?(" + _REPO_PART + r")/(" + _REPO_PART + r")"
 )
 # first path segments of huggingface.co URLs that are site pages, not organisations
 _HF_RESERVED = frozenset(
@@ -95,9 +91,13 @@ _MODEL_LIKE = re.compile(r"^.[^\n]{0,80}?[A-Z0-9.-]")
 _DEVELOPED_BY = re.compile(r"developed by (?:the )?([^\n.;:]{3,150})", re.I)
 _ANNOUNCED = re.compile(
     r"(?:^|[.\u2014\u2013] )([A-Z][\w&.-]{1,30}(?: (?:and )?[A-Z][\w&.-]{1,30}){0,4}) (?:today )?"
-    r"(?:announced|unveil(?:s|ed)?|released|launch(?:es|ed))\b"
+    r"(?:announced|unveil(?:s|ed)?|released|launch(?:es|ed))\b",
+    re.M,
 )
-_PARTNERED = re.compile(r"([A-Z][^\n.;:,]{1,120}?) (?:has|have) partnered to develop")
+# matched backwards from the rare phrase, on a short window: a forward lazy scan from every capital letter
+# would cost 120 steps per capital
+_PARTNERED_PHRASE = re.compile(r" (?:has|have) partnered to develop")
+_PARTNERS_BEFORE = re.compile(r"([A-Z][^\n.;:,]{1,120})$")
 _YAML_KEY = re.compile(r"^([A-Za-z_][\w-]{0,40}):[ \t]?(.{0,300})$")
 
 
@@ -178,18 +178,18 @@ def find_identifiers(text: str, matter: FrontMatter, model_ids: list[str]) -> Id
     """arXiv ids, DOIs and Hugging Face repo ids (models and datasets) found in the text."""
     hf_models: list[str] = list(model_ids)
     hf_datasets: list[str] = list(matter.datasets)
-    for match in _HF_URL.finditer(text):
-        kind, org, name = match.groups()
-        if org.lower() in _HF_RESERVED and not kind:
-            continue
-        repo = f"{org}/{_trim_repo(name)}"
+    for kind, repo in _hf_links(text):
         if kind == "datasets/":
             hf_datasets.append(repo)
         elif kind is None:
             hf_models.append(repo)
     hf_models.extend(matter.base_models)
-    arxiv = [match.group(1) + (match.group(2) or "") for match in _ARXIV.finditer(text)]
-    dois = [_trim_doi(match.group(1)) for match in _DOI.finditer(text)]
+    arxiv = (
+        [match.group(1) + (match.group(2) or "") for match in _ARXIV.finditer(text)]
+        if "arxiv" in text.lower()
+        else []
+    )
+    dois = [_trim_doi(match.group(1)) for match in _DOI.finditer(text)] if "10." in text else []
     return Identifiers(
         arxiv=_unique(arxiv),
         dois=_unique(dois),
@@ -200,12 +200,21 @@ def find_identifiers(text: str, matter: FrontMatter, model_ids: list[str]) -> Id
 
 def hf_repo_urls(text: str) -> list[str]:
     """Hugging Face model repo ids that appear as huggingface.co / hf.co URLs."""
-    repos = []
+    return _unique([repo for kind, repo in _hf_links(text) if kind is None])
+
+
+def _hf_links(text: str) -> list[tuple[str | None, str]]:
+    """(kind: None for a model, "datasets/" or "spaces/"; org/name) of each Hugging Face URL, site pages
+    such as huggingface.co/docs left out. The substring test first spares a regex pass over most texts."""
+    lowered = text.lower()
+    if "huggingface.co/" not in lowered and "hf.co/" not in lowered:
+        return []
+    links = []
     for match in _HF_URL.finditer(text):
         kind, org, name = match.groups()
-        if kind is None and org.lower() not in _HF_RESERVED:
-            repos.append(f"{org}/{_trim_repo(name)}")
-    return _unique(repos)
+        if kind or org.lower() not in _HF_RESERVED:
+            links.append((kind, f"{org}/{_trim_repo(name)}"))
+    return links
 
 
 def model_name_ids(text: str) -> list[str]:
@@ -220,6 +229,9 @@ def model_name_ids(text: str) -> list[str]:
 
 def named_models(text: str) -> list[str]:
     """Model names introduced in prose ("X, a large language model ...", "LLM, 'X'")."""
+    lowered = text.lower()
+    if "model" not in lowered and "llm" not in lowered:
+        return []  # every pattern ends or starts with one of these words
     names = [match.group(1).rstrip(".-") for pattern in _NAMED_MODEL for match in pattern.finditer(text)]
     return _unique([name for name in names if _MODEL_LIKE.search(name)])
 
@@ -234,12 +246,15 @@ def find_base_model(text: str, matter: FrontMatter) -> str | None:
 def find_provider(text: str) -> str | None:
     """Who built the model, from "developed by X", "X and Y have partnered to develop" or "X announced"
     (each within one line)."""
-    for pattern in (_DEVELOPED_BY, _PARTNERED, _ANNOUNCED):
-        for line in text.splitlines():
-            match = pattern.search(strip_markup(line)) if len(line) < 5000 else None
-            if match:
-                return match.group(1).strip(" ,")
-    return None
+    developed = _DEVELOPED_BY.search(text)
+    if developed:
+        return strip_markup(developed.group(1)).strip(" ,") or None
+    for phrase in _PARTNERED_PHRASE.finditer(text):
+        partners = _PARTNERS_BEFORE.search(text[max(0, phrase.start() - 121) : phrase.start()])
+        if partners:
+            return strip_markup(partners.group(1)).strip(" ,") or None
+    announced = _ANNOUNCED.search(text)
+    return strip_markup(announced.group(1)).strip(" ,") or None if announced else None
 
 
 def _trim_repo(name: str) -> str:

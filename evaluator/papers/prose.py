@@ -52,7 +52,8 @@ _MODEL_TOKEN = re.compile(
 _NOT_MODELS = frozenset({"covid-19", "sars-cov-2", "top-1", "top-5", "mp4", "h1", "h2"})
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"\u201c\u2018(\[*])")
 _OUR_MODEL = re.compile(r"\b(?:our|the proposed) (?:\w{1,20} ){0,2}(?:model|method|system|LLM)\b", re.I)
-_BULLET = re.compile(r"^(?:[-*+•]|\d{1,2}[.)]|#{1,6}) ")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n|\n(?=[ \t]{0,8}(?:[-*+\u2022]|\d{1,2}[.)]|#{1,6}) )")
+_RESULT_HINT = re.compile(METRIC_PATTERN.pattern + r"|%|percent|scor", re.I)
 
 
 @dataclass(frozen=True)
@@ -65,18 +66,13 @@ class ProseContext:
     ignore_tokens: set[str] = field(default_factory=set)
 
 
-def sentences(text: str) -> Iterator[str]:
+def sentences(text: str, *, only_results: bool = False) -> Iterator[str]:
     """Sentences of a text: paragraphs re-joined across line breaks (PDF lines), bullets and headings kept
-    apart, then split after . ! ? followed by a capital, a digit or a quote."""
-    unit: list[str] = []
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not stripped or _BULLET.match(stripped):
-            yield from _split(" ".join(unit))
-            unit = []
-        if stripped:
-            unit.append(stripped)
-    yield from _split(" ".join(unit))
+    apart, then split after . ! ? followed by a capital, a digit or a quote. With `only_results`, paragraphs
+    that name no metric, score or percentage are skipped (one regex pass each, no Python loop per line)."""
+    for paragraph in _PARAGRAPH_BREAK.split(text):
+        if paragraph.strip() and (not only_results or _RESULT_HINT.search(paragraph)):
+            yield from _split(paragraph)
 
 
 def _split(paragraph: str) -> Iterator[str]:
@@ -90,22 +86,29 @@ def _split(paragraph: str) -> Iterator[str]:
 
 def sentence_claims(sentence: str, context: ProseContext) -> list[ExtractedClaim]:
     """The claims one sentence states."""
-    mentions = _metric_mentions(sentence)
+    metrics = [
+        (match.start(), canonical_metric(match.group(1))) for match in METRIC_PATTERN.finditer(sentence)
+    ]
+    lowered = sentence.lower()
+    score = "scor" in lowered
+    percent = "%" in sentence or "percent" in lowered
+    if not (metrics or score or percent):
+        return []  # most sentences state no result: one pass decides
+    mentions = _metric_mentions(sentence, metrics=bool(metrics), score=score, percent=percent)
     if not mentions:
-        return _claims_without_numbers(sentence, context)
+        return _claims_without_numbers(sentence, context, metrics) if metrics else []
     return [
         _claim(sentence, context, start=start, metric=metric, raw=raw, score=score)
         for start, metric, raw, score in mentions
     ]
 
 
-def _claims_without_numbers(sentence: str, context: ProseContext) -> list[ExtractedClaim]:
+def _claims_without_numbers(
+    sentence: str, context: ProseContext, metrics: list[tuple[int, str]]
+) -> list[ExtractedClaim]:
     """A result stated without a number ("achieves state-of-the-art accuracy on ClinicalQA"): one claim per
     dataset named after a metric, value null."""
-    metrics = [
-        (match.start(), canonical_metric(match.group(1))) for match in METRIC_PATTERN.finditer(sentence)
-    ]
-    if not metrics or not _CLAIM_VERB.search(sentence):
+    if not _CLAIM_VERB.search(sentence):
         return []
     claims: dict[str, ExtractedClaim] = {}
     for position, dataset in find_datasets(sentence):
@@ -117,19 +120,22 @@ def _claims_without_numbers(sentence: str, context: ProseContext) -> list[Extrac
     return list(claims.values())
 
 
-def _metric_mentions(sentence: str) -> list[tuple[int, str | None, str, bool]]:
-    """(position of the number, metric, number as written, is a score) for each number given with a metric."""
+def _metric_mentions(
+    sentence: str, *, metrics: bool, score: bool, percent: bool
+) -> list[tuple[int, str | None, str, bool]]:
+    """(position of the number, metric, number as written, is a score) for each number given with a metric.
+    Patterns whose key word the sentence lacks are not run."""
     found: dict[int, tuple[int, str | None, str, bool]] = {}
-    for pattern in (_METRIC_THEN_NUMBER, _NUMBER_THEN_METRIC):
+    for pattern in (_METRIC_THEN_NUMBER, _NUMBER_THEN_METRIC) if metrics else ():
         for match in pattern.finditer(sentence):
             metric_group, number_group = (1, 2) if pattern is _METRIC_THEN_NUMBER else (3, 1)
             start = match.start(number_group)
             raw = match.group(number_group) + (match.group(number_group + 1) or "")
             found.setdefault(start, (start, canonical_metric(match.group(metric_group)), raw, False))
-    for match in _SCORE.finditer(sentence):
+    for match in _SCORE.finditer(sentence) if score else ():
         metric = "average score" if match.group(1) else "score"
         found.setdefault(match.start(2), (match.start(2), metric, match.group(2), True))
-    for match in _PERCENT_ON.finditer(sentence):
+    for match in _PERCENT_ON.finditer(sentence) if percent else ():
         found.setdefault(
             match.start(1), (match.start(1), metric_of(sentence), match.group(0)[:-3].strip(), False)
         )

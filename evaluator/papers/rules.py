@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from evaluator.papers.hypotension import read_definition
 from evaluator.papers.identifiers import (
-    FrontMatter,
     find_base_model,
     find_identifiers,
     find_license,
@@ -39,6 +40,9 @@ from evaluator.papers.vocabulary import IOH_PATTERN, strip_markup
 
 MAX_TEXT = 4_000_000
 MAX_CLAIMS = 1000
+MAX_SUBJECTS = 20
+MAX_COMPARATORS = 50
+MAX_DATASET_FACTS = 20
 
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)[ \t]{0,4}([\w+-]{0,20})")
 _WEIGHTS_LINK = re.compile(
@@ -72,57 +76,108 @@ class RuleExtractor:
         )
 
 
+@dataclass(frozen=True)
+class _Document:
+    """What is read once per document and shared by every model and claim."""
+
+    text: str  # without HTML comments
+    body: str  # without front matter
+    plain: str  # body without Markdown marks, whitespace collapsed
+    lowered_body: str
+    hf_urls: list[str]
+    weights_link: str | None
+    provider: str | None
+    base_model: str | None
+    license: str | None
+
+
 def read_rules(text: str) -> Extraction:
     """Everything the rules find in `text`, before mapping."""
     text = without_comments(text[:MAX_TEXT])
     matter = read_front_matter(text)
     body = text[matter.end :]
-    lines = _with_csv_blocks(body.splitlines())
     plain = strip_markup(body)
+    link = _WEIGHTS_LINK.search(plain)
+    document = _Document(
+        text=text,
+        body=body,
+        plain=plain,
+        lowered_body=body.lower(),
+        hf_urls=hf_repo_urls(text),
+        weights_link=link.group(1) if link else None,
+        provider=find_provider(body),
+        base_model=find_base_model(plain, matter),
+        license=find_license(body, matter),
+    )
+    fenced = "```" in body or "~~~" in body
+    lines = _with_csv_blocks(body.splitlines()) if fenced else body.splitlines()
     tables = find_tables(lines)
     ids = model_name_ids(body)
-    subjects = _subjects(ids, plain, text, matter.base_models, tables)
-    resolve = _resolver(subjects)
-    claims: list[ExtractedClaim] = []
-    for table in tables:
-        claims.extend(table_claims(table, resolve))
-        if len(claims) >= MAX_CLAIMS:
-            break
+    subjects = _subjects(ids, document, matter.base_models, tables)
+    claims = _table_claims(tables, _resolver(subjects))
+    subject_keys = {name.lower() for name in subjects}
+    comparators = _unique_names([c.model for c in claims if c.model and c.model.lower() not in subject_keys])
+    claims += _prose_claims(lines, claims, document, subjects, comparators, [*matter.base_models])
     comparators = _unique_names(
-        [c.model for c in claims if c.model and c.model.lower() not in {s.lower() for s in subjects}]
-    )
-    ioh_variant = read_definition(body).describe() if IOH_PATTERN.search(body) else None
-    bases = [base for base in [*matter.base_models, find_base_model(plain, matter)] if base]
-    context = ProseContext(
-        subjects=subjects,
-        known_models=subjects + comparators,
-        ioh_variant=ioh_variant,
-        ignore_tokens={alias.lower() for base in bases for alias in (base, base.rsplit("/", 1)[-1])},
-    )
-    table_values = [c for c in claims if c.value is not None]
-    for sentence in sentences("\n".join("" if is_table_line(line) else line for line in lines)):
-        if len(claims) >= MAX_CLAIMS:
-            break
-        claims.extend(_cross_checked(claim, table_values) for claim in sentence_claims(sentence, context))
-    comparators = _unique_names(
-        comparators
-        + [c.model for c in claims if c.model and c.model.lower() not in {s.lower() for s in subjects}]
-    )
-    models = [_subject_info(name, body, text, matter, ids, single=len(subjects) == 1) for name in subjects]
+        comparators + [c.model for c in claims if c.model and c.model.lower() not in subject_keys]
+    )[:MAX_COMPARATORS]
+    identifiers = find_identifiers(text, matter, ids)
+    models = [_subject_info(name, document, ids, single=len(subjects) == 1) for name in subjects]
     models += [
         ModelInfo(
             name=name,
             role="comparator",
-            evidence=_first_row_naming(name, tables) or _evidence_naming(name, body),
+            evidence=_first_row_naming(name, tables) or _evidence_naming(name, document),
         )
         for name in comparators
     ]
     return Extraction(
         models=models,
         claims=claims[:MAX_CLAIMS],
-        identifiers=find_identifiers(text, matter, ids),
-        datasets=_dataset_facts(plain, text),
+        identifiers=identifiers,
+        datasets=_dataset_facts(plain, identifiers.hf_datasets),
     )
+
+
+def _table_claims(tables: list[Table], resolve: Callable[[str], str]) -> list[ExtractedClaim]:
+    claims: list[ExtractedClaim] = []
+    for table in tables:
+        claims.extend(table_claims(table, resolve))
+        if len(claims) >= MAX_CLAIMS:
+            break
+    return claims[:MAX_CLAIMS]
+
+
+def _prose_claims(
+    lines: list[str],
+    table_claims_found: list[ExtractedClaim],
+    document: _Document,
+    subjects: list[str],
+    comparators: list[str],
+    base_models: list[str],
+) -> list[ExtractedClaim]:
+    """Claims stated in sentences (tables left out), cross-checked against the table cells."""
+    ioh_variant = read_definition(document.body).describe() if IOH_PATTERN.search(document.body) else None
+    bases = [*base_models, *([document.base_model] if document.base_model else [])]
+    context = ProseContext(
+        subjects=subjects,
+        known_models=subjects + comparators[:MAX_COMPARATORS],
+        ioh_variant=ioh_variant,
+        ignore_tokens={alias.lower() for base in bases for alias in (base, base.rsplit("/", 1)[-1])},
+    )
+    cells: dict[tuple[str | None, float], list[ExtractedClaim]] = defaultdict(list)
+    for cell in table_claims_found:
+        if cell.value is not None:
+            cells[(cell.model, cell.value)].append(cell)
+    claims: list[ExtractedClaim] = []
+    budget = MAX_CLAIMS - len(table_claims_found)
+    untouched = not any(mark in document.body for mark in ("|", "```", "~~~"))  # no table, no fence
+    prose = document.body if untouched else "\n".join("" if is_table_line(line) else line for line in lines)
+    for sentence in sentences(prose, only_results=True):
+        if len(claims) >= budget:
+            break
+        claims.extend(_cross_checked(claim, cells) for claim in sentence_claims(sentence, context))
+    return claims[: max(0, budget)]
 
 
 def without_comments(text: str) -> str:
@@ -167,12 +222,10 @@ def _with_csv_blocks(lines: list[str]) -> list[str]:
     return out
 
 
-def _subjects(
-    ids: list[str], plain: str, text: str, base_models: list[str], tables: list[Table]
-) -> list[str]:
+def _subjects(ids: list[str], document: _Document, base_models: list[str], tables: list[Table]) -> list[str]:
     """The models the document releases or announces: "Model Name:" ids, models introduced in prose,
     "(ours)" columns, and otherwise Hugging Face model URLs that are not a base model."""
-    names = list(ids) + named_models(plain)
+    names = list(ids) + named_models(document.plain)
     for table in tables:
         for label in table.header[1:] + [row[0] for row in table.rows if row]:
             cleaned, ours = clean_model_label(label)
@@ -180,9 +233,9 @@ def _subjects(
                 names.append(cleaned)
     if not names:
         bases = {base.lower() for base in base_models}
-        names = [repo for repo in hf_repo_urls(text) if repo.lower() not in bases]
+        names = [repo for repo in document.hf_urls if repo.lower() not in bases]
     resolve = _resolver(ids)
-    return _unique_names([resolve(name) for name in names])
+    return _unique_names([resolve(name) for name in names])[:MAX_SUBJECTS]
 
 
 def _resolver(subjects: list[str]) -> Callable[[str], str]:
@@ -198,37 +251,33 @@ def _resolver(subjects: list[str]) -> Callable[[str], str]:
     return resolve
 
 
-def _subject_info(
-    name: str, body: str, text: str, matter: FrontMatter, ids: list[str], *, single: bool
-) -> ModelInfo:
+def _subject_info(name: str, document: _Document, ids: list[str], *, single: bool) -> ModelInfo:
     """A subject model: weights on Hugging Face when a repo id names it, a weights link when one is given,
     else "not released"; base model and licence only when the document is about a single model."""
-    plain = strip_markup(body)
-    repos = {repo.lower(): repo for repo in ids + hf_repo_urls(text)}
+    repos = {repo.lower(): repo for repo in ids + document.hf_urls}
     repo = repos.get(name.lower()) or next(
         (r for key, r in repos.items() if key.rsplit("/", 1)[-1] == name.lower()), None
     )
-    link = _WEIGHTS_LINK.search(plain)
-    weights = f"https://huggingface.co/{repo}" if repo else (link.group(1) if link else NOT_RELEASED)
+    weights = f"https://huggingface.co/{repo}" if repo else (document.weights_link or NOT_RELEASED)
     return ModelInfo(
         name=name,
         role="subject",
-        provider=find_provider(body) or (repo.split("/", 1)[0] if repo else None),
+        provider=document.provider or (repo.split("/", 1)[0] if repo else None),
         weights=weights,
-        base_model=find_base_model(plain, matter) if single else None,
-        license=find_license(body, matter) if single else None,
-        evidence=_evidence_naming(name, body),
+        base_model=document.base_model if single else None,
+        license=document.license if single else None,
+        evidence=_evidence_naming(name, document),
     )
 
 
-def _evidence_naming(name: str, body: str) -> str | None:
+def _evidence_naming(name: str, document: _Document) -> str | None:
     """The first line that names the model (markup stripped), clipped around the name."""
-    for line in body.splitlines():
-        position = line.lower().find(name.lower())
-        if position >= 0:
-            plain = strip_markup(line[max(0, position - 200) : position + 300])
-            return plain or None
-    return None
+    position = document.lowered_body.find(name.lower())
+    if position < 0:
+        return None
+    line_start = document.body.rfind("\n", max(0, position - 200), position) + 1 or max(0, position - 200)
+    line_end = document.body.find("\n", position, position + 300)
+    return strip_markup(document.body[line_start : line_end if line_end >= 0 else position + 300]) or None
 
 
 def _first_row_naming(name: str, tables: list[Table]) -> str | None:
@@ -241,18 +290,18 @@ def _first_row_naming(name: str, tables: list[Table]) -> str | None:
     return None
 
 
-def _cross_checked(claim: ExtractedClaim, table_claims_with_values: list[ExtractedClaim]) -> ExtractedClaim:
+def _cross_checked(
+    claim: ExtractedClaim, cells: dict[tuple[str | None, float], list[ExtractedClaim]]
+) -> ExtractedClaim:
     """A sentence claim whose number equals a table cell for the same model on another dataset or subset
     gets a note: a headline often restates one cell under another name."""
-    for cell in table_claims_with_values:
-        same_number = claim.value is not None and cell.value == claim.value and cell.model == claim.model
-        if same_number and (cell.dataset, cell.task_variant) != (claim.dataset, claim.task_variant):
-            where = " ".join(
-                filter(None, [cell.dataset, cell.task_variant, f"({cell.setting})" if cell.setting else None])
-            )
-            return claim.model_copy(
-                update={"notes": [*claim.notes, f"same value as the table cell for {where}"]}
-            )
+    if claim.value is None:
+        return claim
+    for cell in cells.get((claim.model, claim.value), []):
+        if (cell.dataset, cell.task_variant) != (claim.dataset, claim.task_variant):
+            parts = [cell.dataset, cell.task_variant, f"({cell.setting})" if cell.setting else None]
+            note = "same value as the table cell for " + " ".join(filter(None, parts))
+            return claim.model_copy(update={"notes": [*claim.notes, note]})
     return claim
 
 
@@ -263,13 +312,12 @@ def _unique_names(names: list[str]) -> list[str]:
     return list(seen.values())
 
 
-def _dataset_facts(plain: str, text: str) -> list[DatasetFact]:
+def _dataset_facts(plain: str, hf_datasets: list[str]) -> list[DatasetFact]:
     """Datasets the text presents ("We present X, the first ... benchmark"), with size and hub when stated."""
     facts = []
-    hf_datasets = find_identifiers(text, read_front_matter(text), []).hf_datasets
+    items = _ITEMS.search(plain)
     for match in _PRESENTED.finditer(plain):
         name = match.group(1).rstrip(".,")
-        items = _ITEMS.search(plain)
         hub = next((repo for repo in hf_datasets if repo.lower().endswith("/" + name.lower())), None)
         facts.append(
             DatasetFact(
@@ -280,4 +328,6 @@ def _dataset_facts(plain: str, text: str) -> list[DatasetFact]:
                 evidence=plain[match.start() : match.start() + 300],
             )
         )
+        if len(facts) >= MAX_DATASET_FACTS:
+            break
     return facts
