@@ -18,10 +18,12 @@ import pytest
 
 from evaluator.papers import (
     ExtractionFailed,
+    Extractor,
     ExtractorNotConfigured,
     ExtractorUnavailable,
     LLMConfig,
     LLMExtractor,
+    RuleExtractor,
     read_paper,
 )
 
@@ -235,3 +237,35 @@ def test_read_paper_uses_the_llm_extractor_when_an_endpoint_is_configured(serve:
     assert record.extractor == "llm:test-model"
     assert len(endpoint.requests) == 1
     assert asyncio.run(read_paper(DATA / "snuh_hari-q3-8b_modelcard_excerpt.md")).extractor == "rules"
+
+
+SCALOGRAM = (DATA / "ioh_scalogram_preprint_abstract.md").read_text()
+
+
+def test_llm_claims_on_the_scalogram_preprint_get_the_rule_mapping_and_normalised_metrics(serve: Any) -> None:
+    answer = {
+        "claims": [
+            {
+                "dataset": "private intraoperative IBP waveform dataset",
+                "metric": "AUROC",
+                "value": 0.94,
+                "raw_value": "0.94",
+                "evidence": "the model demonstrated an AUROC of 0.94",
+            }
+        ]
+    }
+    record = extract(serve(FakeEndpoint(answers=[json.dumps(answer)])), text=SCALOGRAM)
+    (claim,) = record.claims
+    assert claim.metric == "auroc"
+    assert claim.mapping.task is None
+    assert "different hypotension definition" in claim.mapping.reason
+    assert "not stated to be VitalDB" in claim.mapping.reason
+    assert record.identifiers.dois == ["10.21203/rs.3.rs-8666700/v1"]  # found by the rules, added
+
+
+def test_both_extractors_implement_the_extractor_protocol() -> None:
+    extractors: list[Extractor] = [
+        RuleExtractor(),
+        LLMExtractor(config("http://127.0.0.1:9/v1"), environ={"BT_PAPERS_KEY": "k"}),
+    ]
+    assert all(callable(extractor.extract) for extractor in extractors)

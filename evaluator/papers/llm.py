@@ -19,10 +19,18 @@ from openai.types.chat import ChatCompletionMessageParam
 from pydantic import ValidationError
 
 from evaluator.papers.errors import ExtractionFailed, ExtractorNotConfigured, ExtractorUnavailable
+from evaluator.papers.identifiers import (
+    find_identifiers,
+    model_name_ids,
+    normalise_license,
+    read_front_matter,
+)
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
-from evaluator.papers.record import ExtractedClaim, Extraction, PaperRecord
+from evaluator.papers.record import ExtractedClaim, Extraction, Identifiers, PaperRecord
+from evaluator.papers.vocabulary import canonical_metric
 
 MAX_ERROR_CHARS = 2000
+_NUMBER = re.compile(r"(?<![\d.])(?:\d{1,3}(?:,\d{3}){1,4}|\d{1,12})(?:\.\d{1,12})?")
 
 INSTRUCTIONS = """You read medical-AI papers, model cards and press texts for BenchToward, a registry of
 evaluation results. Report only what the text states.
@@ -148,38 +156,50 @@ def _describe(exc: ValidationError) -> str:
 
 
 def checked_against_text(extraction: Extraction, text: str) -> Extraction:
-    """The extraction with each claim checked against the text: evidence not found verbatim gets a note; a
-    number that appears nowhere in the text is dropped to null with a note."""
+    """The extraction made consistent with the text, deterministically: a claim value that is no number of
+    the text (as written, or as a percentage of it) is dropped to null with a note; evidence not found
+    verbatim gets a note; metric and licence names are normalised; identifiers the rules find are added."""
     flat = _flatten(text)
-    claims = [_checked(claim, text, flat) for claim in extraction.claims]
-    return extraction.model_copy(update={"claims": claims})
+    numbers = _numbers_in(text)
+    claims = [_checked(claim, flat, numbers) for claim in extraction.claims]
+    models = [
+        model.model_copy(update={"license": normalise_license(model.license)}) if model.license else model
+        for model in extraction.models
+    ]
+    found = find_identifiers(text, read_front_matter(text), model_name_ids(text))
+    identifiers = Identifiers(
+        arxiv=_union(extraction.identifiers.arxiv, found.arxiv),
+        dois=_union(extraction.identifiers.dois, found.dois),
+        hf_models=_union(extraction.identifiers.hf_models, found.hf_models),
+        hf_datasets=_union(extraction.identifiers.hf_datasets, found.hf_datasets),
+    )
+    return extraction.model_copy(update={"claims": claims, "models": models, "identifiers": identifiers})
 
 
-def _checked(claim: ExtractedClaim, text: str, flat: str) -> ExtractedClaim:
+def _checked(claim: ExtractedClaim, flat: str, numbers: set[float]) -> ExtractedClaim:
     notes = list(claim.notes)
     if _flatten(claim.evidence) not in flat:
         notes.append("evidence not found verbatim in the text")
     value = claim.value
-    if value is not None and not _number_in_text(claim, text):
+    if value is not None and round(value, 9) not in numbers:
         notes.append(f"value {value:g} not found in the text; dropped")
         value = None
-    if notes == claim.notes and value == claim.value:
-        return claim
-    return claim.model_copy(update={"notes": notes, "value": value})
+    metric = canonical_metric(claim.metric) if claim.metric else None
+    return claim.model_copy(update={"notes": notes, "value": value, "metric": metric})
 
 
-def _number_in_text(claim: ExtractedClaim, text: str) -> bool:
-    assert claim.value is not None
-    written = {
-        f"{claim.value:g}",
-        f"{claim.value * 100:.10g}",
-        f"{claim.value:.2f}",
-        f"{claim.value * 100:.2f}",
-    }
-    if claim.raw_value:
-        written.add(claim.raw_value.strip().rstrip("%").strip())
-    numbers = set(re.findall(r"\d{1,9}(?:\.\d{1,9})?", text))
-    return any(candidate.lstrip("-") in numbers or candidate.lstrip("-0") in numbers for candidate in written)
+def _numbers_in(text: str) -> set[float]:
+    """Every number written in the text, and each divided by 100 (a percentage read as a fraction)."""
+    numbers: set[float] = set()
+    for written in _NUMBER.findall(text):
+        number = float(written.replace(",", ""))
+        numbers.update((round(number, 9), round(number / 100, 9)))
+    return numbers
+
+
+def _union(first: list[str], second: list[str]) -> list[str]:
+    seen = {item.lower() for item in first}
+    return first + [item for item in second if item.lower() not in seen]
 
 
 def _flatten(text: str) -> str:

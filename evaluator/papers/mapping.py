@@ -15,9 +15,10 @@ from typing import Any
 
 from evaluator.papers.hypotension import HypotensionDefinition, read_definition
 from evaluator.papers.record import Claim, ExtractedClaim, Extraction, PaperRecord, TaskMapping
-from evaluator.papers.vocabulary import IOH_PATTERN, resolve_dataset
+from evaluator.papers.vocabulary import IOH_PATTERN, canonical_metric, resolve_dataset
 from evaluator.specs import TaskFile, load_task_files
 
+_IOH_METRICS = frozenset({"auroc", "auprc", "auc", "sensitivity", "specificity", "f1", "accuracy"})
 CLINICALQA_IS = "ClinicalQA (SNUH's Korean five-option clinical questions)"
 
 
@@ -93,7 +94,7 @@ def apply_mapping(
 ) -> PaperRecord:
     """The record: the extraction with every claim mapped to a task or not, with the reason."""
     catalog = catalog or default_catalog()
-    document_definition = read_definition(text) if IOH_PATTERN.search(text) else HypotensionDefinition()
+    document_definition = read_definition(text) if IOH_PATTERN.search(text) else None
     claims = [
         Claim(**claim.model_dump(), mapping=map_claim(claim, document_definition, catalog))
         for claim in extraction.claims
@@ -108,16 +109,18 @@ def apply_mapping(
     )
 
 
-def map_claim(claim: ExtractedClaim, document: HypotensionDefinition, catalog: TaskCatalog) -> TaskMapping:
-    """The task one claim maps to, or None, with the reason."""
+def map_claim(
+    claim: ExtractedClaim, document: HypotensionDefinition | None, catalog: TaskCatalog
+) -> TaskMapping:
+    """The task one claim maps to, or None, with the reason. `document` is the hypotension definition the
+    whole text states when it is about intraoperative hypotension, else None."""
     dataset = resolve_dataset(claim.dataset) or resolve_dataset(claim.task_variant)
+    metric = canonical_metric(claim.metric) if claim.metric else None
     about_ioh = any(
         IOH_PATTERN.search(part or "") for part in (claim.dataset, claim.task_variant, claim.evidence)
-    )
-    if dataset is None and claim.dataset is None and (about_ioh or document.threshold_mmhg is not None):
-        about_ioh = True
+    ) or (document is not None and metric in _IOH_METRICS)
     if (dataset is not None and dataset.key == "vitaldb") or (dataset is None and about_ioh):
-        return _map_ioh(claim, document, catalog)
+        return _map_ioh(claim, document or HypotensionDefinition(), catalog)
     if dataset is None:
         if claim.dataset:
             return TaskMapping(
@@ -133,10 +136,9 @@ def _map_clinicalqa(claim: ExtractedClaim, catalog: TaskCatalog) -> TaskMapping:
     if catalog.clinicalqa is None:
         return TaskMapping(task=None, reason="ClinicalQA has no task version in this catalogue")
     reason = f"the claim is on ClinicalQA, the dataset of {catalog.clinicalqa}"
-    if claim.metric and claim.metric not in catalog.clinicalqa_metrics:
-        reason += (
-            f"; the task scores {', '.join(catalog.clinicalqa_metrics)}, the claim reports {claim.metric}"
-        )
+    metric = canonical_metric(claim.metric) if claim.metric else None
+    if metric and metric not in catalog.clinicalqa_metrics:
+        reason += f"; the task scores {', '.join(catalog.clinicalqa_metrics)}, the claim reports {metric}"
     if claim.setting and claim.setting != "zero-shot":
         reason += (
             f"; the claim's setting ({claim.setting}) differs from the task's fixed prompt: values may differ"
@@ -226,12 +228,9 @@ def _ioh_differences(claim: ExtractedClaim, stated: HypotensionDefinition, targe
         differences.append("the prediction horizon is not stated")
     elif stated.horizon_min != target.horizon_min:
         differences.append(f"different horizon ({stated.horizon_min} min)")
-    if (
-        claim.metric
-        and claim.metric not in target.metrics
-        and not (claim.metric == "auc" and "auroc" in target.metrics)
-    ):
-        differences.append(f"the task scores {', '.join(target.metrics)}, not {claim.metric}")
+    metric = canonical_metric(claim.metric) if claim.metric else None
+    if metric and metric not in target.metrics and not (metric == "auc" and "auroc" in target.metrics):
+        differences.append(f"the task scores {', '.join(target.metrics)}, not {metric}")
     return differences
 
 
