@@ -9,6 +9,7 @@ otherwise; the mapping step is the same deterministic code for both.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Sequence
 from typing import Protocol
@@ -62,6 +63,7 @@ __all__ = [
 ]
 
 Source = str | os.PathLike[str] | bytes
+MAX_DOCUMENTS = 20
 
 
 class Extractor(Protocol):
@@ -85,11 +87,9 @@ async def read_paper(
     read in full. Raises `PaperError` subclasses (`bad_document`, `document_too_large`, `extraction_failed`,
     `extractor_unavailable`, `extractor_not_configured`).
     """
-    import asyncio
-
     sources = [source] if isinstance(source, (str, bytes, os.PathLike)) else list(source)
-    if not sources:
-        raise BadDocument("no document given")
+    if not sources or len(sources) > MAX_DOCUMENTS:
+        raise BadDocument(f"give between 1 and {MAX_DOCUMENTS} documents, not {len(sources)}")
     documents = [
         await asyncio.to_thread(
             load_document, item, name=name if len(sources) == 1 else None, max_bytes=max_bytes

@@ -71,6 +71,7 @@ class RuleExtractor:
 
     def extract_now(self, text: str, *, source: str) -> PaperRecord:
         """The same as `extract`, on the calling thread."""
+        text = without_comments(text)
         return apply_mapping(
             read_rules(text), text, source=source, extractor=self.name, catalog=self._catalog
         )
