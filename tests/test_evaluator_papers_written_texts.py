@@ -221,3 +221,23 @@ def test_values_are_normalised_without_guessing(
 @pytest.mark.parametrize("raw", ["n/a", "—", "", "-", "TBD"])
 def test_cells_without_a_number_give_no_value(raw: str) -> None:
     assert read_value(raw, metric="accuracy") is None
+
+
+def test_scored_with_a_percent_sign_is_a_fraction_and_each_model_gets_its_own_number() -> None:
+    text = "Llama-3-8B scored 61.0% on ClinicalQA while Foo-2 scored 66.0 on the 2024 KMLE."
+    llama, foo = read_text(text).claims
+    assert (llama.model, llama.value, llama.unit, llama.mapping.task) == (
+        "Llama-3-8B",
+        0.61,
+        "fraction",
+        "clinicalqa@0",
+    )
+    assert (foo.model, foo.value, foo.unit, foo.task_variant) == ("Foo-2", 66.0, "score", "2024")
+
+
+def test_a_change_between_two_numbers_is_not_read_as_one_value() -> None:
+    (claim,) = read_text(
+        "Model Name: `a/Foo-1`\n\nAccuracy on ClinicalQA improved from 70.1% to 75.3%."
+    ).claims
+    assert claim.value is None
+    assert "no number read as this result's value" in claim.notes

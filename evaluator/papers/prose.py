@@ -133,8 +133,13 @@ def _metric_mentions(
             raw = match.group(number_group) + (match.group(number_group + 1) or "")
             found.setdefault(start, (start, canonical_metric(match.group(metric_group)), raw, False))
     for match in _SCORE.finditer(sentence) if score else ():
-        metric = "average score" if match.group(1) else "score"
-        found.setdefault(match.start(2), (match.start(2), metric, match.group(2), True))
+        if match.group(3):  # "scored 61.0%": a percentage, not a score on its own scale
+            found.setdefault(
+                match.start(2), (match.start(2), metric_of(sentence), match.group(2) + "%", False)
+            )
+        else:
+            metric = "average score" if match.group(1) else "score"
+            found.setdefault(match.start(2), (match.start(2), metric, match.group(2), True))
     for match in _PERCENT_ON.finditer(sentence) if percent else ():
         found.setdefault(
             match.start(1), (match.start(1), metric_of(sentence), match.group(0)[:-3].strip(), False)
@@ -154,7 +159,8 @@ def _claim(
     notes: list[str] = []
     value = unit = None
     if raw is None:
-        notes.append("no number stated")
+        stated = any(character.isdigit() for character in sentence)
+        notes.append("no number read as this result's value" if stated else "no number stated")
     else:
         reading = read_value(raw, metric=metric, score=score)
         if reading is not None:
