@@ -226,7 +226,7 @@ def test_an_unreachable_endpoint_is_extractor_unavailable() -> None:
 
 def test_a_missing_api_key_variable_is_a_configuration_error() -> None:
     with pytest.raises(ExtractorNotConfigured) as caught:
-        LLMExtractor(config("http://127.0.0.1:9/v1"), environ={})
+        LLMExtractor(config("http://127.0.0.1/v1"), environ={})
     assert caught.value.code == "extractor_not_configured"
 
 
@@ -266,6 +266,6 @@ def test_llm_claims_on_the_scalogram_preprint_get_the_rule_mapping_and_normalise
 def test_both_extractors_implement_the_extractor_protocol() -> None:
     extractors: list[Extractor] = [
         RuleExtractor(),
-        LLMExtractor(config("http://127.0.0.1:9/v1"), environ={"BT_PAPERS_KEY": "k"}),
+        LLMExtractor(config("http://127.0.0.1/v1"), environ={"BT_PAPERS_KEY": "k"}),
     ]
     assert all(callable(extractor.extract) for extractor in extractors)
