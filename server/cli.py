@@ -17,6 +17,7 @@ import orjson
 from server.settings import Settings, from_sources, setting_fields
 from store import Store
 from tools.bundles import export_result, import_result
+from tools.catalog_files import export_catalog, export_text, import_catalog
 from tools.errors import AppError
 from tools.registry import Registry
 from tools.seed import sync_specs
@@ -108,6 +109,50 @@ def export_bundle(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def catalog_import(args: argparse.Namespace, settings: Settings) -> int:
+    imported = run_with_registry(settings, lambda registry: import_catalog(registry.store, args.path))
+    for entry in imported:
+        verb = "stored as revision" if entry.created else "unchanged, newest revision"
+        print(f"{entry.id} {verb} {entry.revision}")
+    return 0
+
+
+def catalog_export(args: argparse.Namespace, settings: Settings) -> int:
+    async def export(registry: Registry) -> list[Path] | str:
+        if args.out is None:
+            return export_text(registry.store, args.id, args.revision)
+        return export_catalog(registry.store, args.out, args.id, args.revision)
+
+    written = run_with_registry(settings, export)
+    if isinstance(written, str):
+        print(written)
+    else:
+        for path in written:
+            print(f"wrote {path}")
+    return 0
+
+
+def add_catalog_commands(commands: Any) -> None:
+    catalog_parser = commands.add_parser("catalog", help="Import and export benchmark catalog entries.")
+    catalog_commands = catalog_parser.add_subparsers(dest="catalog_command", required=True)
+
+    import_parser = catalog_commands.add_parser(
+        "import", help="Import entries from a JSON file (an entry or an array of entries) or a directory of them."
+    )
+    import_parser.add_argument("path", type=Path, metavar="FILE_OR_DIR")
+    add_settings(import_parser, ["db", "log_level"])
+    import_parser.set_defaults(handler=catalog_import)
+
+    export_parser = catalog_commands.add_parser("export", help="Write catalog entries as JSON (default: stdout).")
+    export_parser.add_argument(
+        "--out", type=Path, default=None, help="A directory (one <id>.json per entry) or a .json file."
+    )
+    export_parser.add_argument("--id", default=None, help="Only this entry.")
+    export_parser.add_argument("--revision", type=int, default=None, help="With --id: this revision, not the newest.")
+    add_settings(export_parser, ["db", "log_level"])
+    export_parser.set_defaults(handler=catalog_export)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="benchtoward", description="BenchToward: medical-AI results, computed once.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -133,6 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
     export_parser.add_argument("directory", type=Path)
     add_settings(export_parser, ["db", "public_url", "artifacts", "log_level"])
     export_parser.set_defaults(handler=export_bundle)
+
+    add_catalog_commands(commands)
     return parser
 
 
