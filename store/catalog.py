@@ -41,7 +41,8 @@ LIST_QUERIES = {
         ORDER BY lower(e.name), e.id
         LIMIT :limit
     """,
-    # Name matches weigh most, then aliases, tags and the summary (bm25: lower is better).
+    # An entry named exactly as searched comes first; then bm25 (lower is better), where name matches weigh
+    # most, then aliases, tags and the summary.
     "search": f"""
         SELECT {REVISION_COLUMNS}, COUNT(*) OVER () AS total
         FROM (
@@ -51,7 +52,7 @@ LIST_QUERIES = {
         JOIN catalog_entries e ON e.id = s.id
         JOIN catalog_revisions r ON r.id = e.id AND r.revision = e.revision
         WHERE {FILTERS}
-        ORDER BY s.score, lower(e.name), e.id
+        ORDER BY lower(e.name) = :exact DESC, s.score, lower(e.name), e.id
         LIMIT :limit
     """,
 }
@@ -93,13 +94,15 @@ class Saved:
 
 @dataclass(frozen=True)
 class Filters:
-    """List filters; None means absent. `match` is an FTS5 expression built by the caller from words."""
+    """List filters; None means absent. `match` is an FTS5 expression built by the caller from words; `exact`,
+    the searched text, puts an entry of exactly that name (any case) first."""
 
     tag: str | None = None
     language: str | None = None
     status: str | None = None
     runs_here: bool | None = None
     match: str | None = None
+    exact: str | None = None
     limit: int = 100
 
 
@@ -115,6 +118,7 @@ def list_entries(store: Store, filters: Filters) -> tuple[list[Revision], int]:
         "status": filters.status,
         "runs_here": None if filters.runs_here is None else int(filters.runs_here),
         "match": filters.match,
+        "exact": filters.exact.lower() if filters.exact else None,
         "limit": filters.limit,
     }
     rows = store.read(LIST_QUERIES["all" if filters.match is None else "search"], params)

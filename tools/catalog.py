@@ -189,6 +189,7 @@ async def list_benchmarks(registry: Registry, query: ListBenchmarksQuery) -> Ben
         status=query.status,
         runs_here=query.runs_here,
         match=match_expression(query.q) if query.q is not None else None,
+        exact=" ".join(query.q.split()) if query.q is not None else None,
         limit=query.limit,
     )
     found, total = catalog_store.list_entries(registry.store, filters)
