@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from openai import AsyncOpenAI
 
 DEFAULT_CONCURRENCY = 16
 DEFAULT_TIMEOUT_SECONDS = 120.0
@@ -68,9 +67,13 @@ class ChatEndpoint:
     and timeouts with exponential backoff (honouring Retry-After)."""
 
     def __init__(self, config: EndpointConfig, *, max_tokens: int | None, temperature: float = 0.0) -> None:
+        from openai import AsyncOpenAI  # imported when used: the package takes seconds to import
+
         api_key = os.environ.get(config.api_key_env, "") if config.api_key_env else ""
         self.client = AsyncOpenAI(
-            base_url=config.base_url, api_key=api_key or "unused", timeout=config.timeout_seconds,
+            base_url=config.base_url,
+            api_key=api_key or "unused",
+            timeout=config.timeout_seconds,
             max_retries=config.max_retries,
         )
         self.config = config
@@ -83,11 +86,15 @@ class ChatEndpoint:
             started = time.perf_counter()
             try:
                 response = await self.client.chat.completions.create(
-                    model=self.config.model_id, messages=messages,  # type: ignore[arg-type]
-                    temperature=self.temperature, max_tokens=self.max_tokens,
+                    model=self.config.model_id,
+                    messages=messages,  # type: ignore[arg-type]
+                    temperature=self.temperature,
+                    max_tokens=self.max_tokens,
                 )
             except Exception as error:  # the client already retried what can be retried
-                raise AdapterError(f"endpoint {self.config.base_url} failed: {type(error).__name__}: {error}") from error
+                raise AdapterError(
+                    f"endpoint {self.config.base_url} failed: {type(error).__name__}: {error}"
+                ) from error
             latency = (time.perf_counter() - started) * 1000
         if not response.choices:
             raise AdapterError(f"endpoint {self.config.base_url} returned no choices")
@@ -153,8 +160,11 @@ async def run_command(command: str, instances: list[dict[str, Any]], field: str)
         source, target = Path(folder) / "instances.jsonl", Path(folder) / "outputs.jsonl"
         write_instances(source, instances)
         process = await asyncio.create_subprocess_exec(
-            *shlex.split(command), str(source), str(target),
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            *shlex.split(command),
+            str(source),
+            str(target),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
         )
         try:
             _, stderr = await asyncio.wait_for(process.communicate(), COMMAND_TIMEOUT_SECONDS)

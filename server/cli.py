@@ -4,58 +4,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
 
 import orjson
 
+from server.cli_catalog import add_catalog_commands
+from server.cli_eval import add_eval_commands
+from server.cli_support import add_settings, run_with_registry, setup_logging
 from server.settings import Settings, from_sources, setting_fields
-from store import Store
 from tools.bundles import export_result, import_result
-from tools.catalog_files import export_catalog, export_text, import_catalog
 from tools.errors import AppError
-from tools.registry import Registry
-from tools.seed import sync_specs
 
 Handler = Callable[[argparse.Namespace, Settings], int]
-
-
-def add_settings(parser: argparse.ArgumentParser, names: Sequence[str]) -> None:
-    for name, flag, env, help_text in setting_fields():
-        if name in names:
-            kind = int if name == "port" else Path if name in {"db", "artifacts", "data"} else str
-            parser.add_argument(flag, dest=name, type=kind, default=None, help=f"{help_text} [env {env}]")
-
-
-def setup_logging(level: str) -> None:
-    logging.basicConfig(
-        level=getattr(logging, level.upper(), logging.INFO),
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-
-
-async def open_registry(settings: Settings) -> Registry:
-    store = await Store.open(settings.db)
-    await sync_specs(store)
-    return Registry(store=store, public_url=settings.base_url, artifacts_dir=settings.artifacts_dir)
-
-
-def run_with_registry(settings: Settings, work: Callable[[Registry], Any]) -> Any:
-    async def main() -> Any:
-        registry = await open_registry(settings)
-        try:
-            return await work(registry)
-        finally:
-            await registry.usage.flush(registry.store)
-            await registry.store.close()
-
-    return asyncio.run(main())
 
 
 def serve(args: argparse.Namespace, settings: Settings) -> int:
@@ -79,6 +43,7 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def mcp_stdio(args: argparse.Namespace, settings: Settings) -> int:
+    from server.cli_support import open_registry
     from server.mcp_tools import build_mcp
     from server.runtime import Runtime, load_secret
 
@@ -109,50 +74,6 @@ def export_bundle(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def catalog_import(args: argparse.Namespace, settings: Settings) -> int:
-    imported = run_with_registry(settings, lambda registry: import_catalog(registry.store, args.path))
-    for entry in imported:
-        verb = "stored as revision" if entry.created else "unchanged, newest revision"
-        print(f"{entry.id} {verb} {entry.revision}")
-    return 0
-
-
-def catalog_export(args: argparse.Namespace, settings: Settings) -> int:
-    async def export(registry: Registry) -> list[Path] | str:
-        if args.out is None:
-            return export_text(registry.store, args.id, args.revision)
-        return export_catalog(registry.store, args.out, args.id, args.revision)
-
-    written = run_with_registry(settings, export)
-    if isinstance(written, str):
-        print(written)
-    else:
-        for path in written:
-            print(f"wrote {path}")
-    return 0
-
-
-def add_catalog_commands(commands: Any) -> None:
-    catalog_parser = commands.add_parser("catalog", help="Import and export benchmark catalog entries.")
-    catalog_commands = catalog_parser.add_subparsers(dest="catalog_command", required=True)
-
-    import_parser = catalog_commands.add_parser(
-        "import", help="Import entries from a JSON file (an entry or an array of entries) or a directory of them."
-    )
-    import_parser.add_argument("path", type=Path, metavar="FILE_OR_DIR")
-    add_settings(import_parser, ["db", "log_level"])
-    import_parser.set_defaults(handler=catalog_import)
-
-    export_parser = catalog_commands.add_parser("export", help="Write catalog entries as JSON (default: stdout).")
-    export_parser.add_argument(
-        "--out", type=Path, default=None, help="A directory (one <id>.json per entry) or a .json file."
-    )
-    export_parser.add_argument("--id", default=None, help="Only this entry.")
-    export_parser.add_argument("--revision", type=int, default=None, help="With --id: this revision, not the newest.")
-    add_settings(export_parser, ["db", "log_level"])
-    export_parser.set_defaults(handler=catalog_export)
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="benchtoward", description="BenchToward: medical-AI results, computed once.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -179,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_settings(export_parser, ["db", "public_url", "artifacts", "log_level"])
     export_parser.set_defaults(handler=export_bundle)
 
+    add_eval_commands(commands)
     add_catalog_commands(commands)
     return parser
 
