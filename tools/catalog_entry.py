@@ -234,7 +234,7 @@ def parse_json(data: bytes, where: str) -> Any:
         return json.loads(text, object_pairs_hook=unique_keys, parse_constant=refuse_constant)
     except json.JSONDecodeError as error:
         raise BadRequest(f"{where}: invalid JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
-    except (DuplicateKey, ValueError) as error:
+    except ValueError as error:  # a repeated key, NaN or Infinity
         raise BadRequest(f"{where}: invalid JSON: {error}") from None
     except RecursionError:
         raise BadRequest(f"{where}: invalid JSON: nested too deeply") from None
