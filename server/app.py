@@ -26,6 +26,7 @@ from tools.errors import NotFound
 from tools.ranking import refresh_stale
 from tools.registry import Registry
 from tools.seed import sync_specs
+from web.benchmarks import benchmark_page_routes
 from web.pages import page_routes
 
 log = logging.getLogger("benchtoward")
@@ -94,7 +95,13 @@ def build_app(settings: Settings) -> Starlette:
         finally:
             await store.close()
 
-    routes = [*api_routes(runtime), *document_routes(settings), *mcp_app.routes, *page_routes(runtime)]
+    routes = [
+        *api_routes(runtime),
+        *document_routes(settings),
+        *mcp_app.routes,
+        *page_routes(runtime),
+        *benchmark_page_routes(runtime),
+    ]
     return Starlette(
         routes=routes,
         middleware=[Middleware(AccessLog), Middleware(SecurityHeaders)],

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import orjson
 
+from server.cli_catalog import add_catalog_commands
 from server.cli_eval import add_eval_commands
 from server.cli_support import add_settings, run_with_registry, setup_logging
 from server.settings import Settings, from_sources, setting_fields
@@ -100,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     export_parser.set_defaults(handler=export_bundle)
 
     add_eval_commands(commands)
+    add_catalog_commands(commands)
     return parser
 
 
