@@ -9,6 +9,7 @@ queries a completed item again; the result row appears only after its prediction
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import platform
 import socket
@@ -47,6 +48,8 @@ from tools.results import detail
 from tools.schemas import Bootstrap, MetricValue, ResultDetail
 
 HEARTBEAT_SECONDS = 5.0
+SAVE_SECONDS = 0.25
+SAVE_BATCH = 64
 STALE_AFTER_SECONDS = 30.0
 PACKAGES = ("numpy", "pyarrow", "scikit-learn", "openai", "vitaldb")
 Outcome = Literal["computed", "existing", "in_progress", "stale", "failed"]
@@ -290,6 +293,42 @@ class Heartbeat:
             pass
 
 
+class ItemSaver:
+    """Writes completed items to the per-item cache in small batches (every SAVE_SECONDS or SAVE_BATCH
+    items, and on exit, error or not): one transaction per batch instead of one per item. An item counts as
+    completed for a resume once it is written; at most the last batch is asked again after a SIGKILL."""
+
+    def __init__(self, registry: Registry, key: str) -> None:
+        self.registry, self.key = registry, key
+        self.pending: list[tuple[str, str]] = []
+        self.task: asyncio.Task[None] | None = None
+
+    async def save(self, instance_id: str, output: ItemOutput) -> None:
+        self.pending.append((instance_id, output.to_json()))
+        if len(self.pending) >= SAVE_BATCH:
+            await self.flush()
+
+    async def flush(self) -> None:
+        batch, self.pending = self.pending, []
+        await run_store.save_items(self.registry.store, self.key, batch)
+
+    async def flush_forever(self) -> None:
+        while True:
+            await asyncio.sleep(SAVE_SECONDS)
+            await self.flush()
+
+    async def __aenter__(self) -> ItemSaver:
+        self.task = asyncio.create_task(self.flush_forever())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.task is not None
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+        await self.flush()
+
+
 def cached(registry: Registry, key: str) -> dict[str, ItemOutput]:
     return {k: ItemOutput.from_json(v) for k, v in run_store.cached_items(registry.store, key).items()}
 
@@ -305,10 +344,6 @@ async def compute_mcq(
     """Answer every instance (cached items are not asked again) and score; return the count of new calls."""
     cache = cached(registry, key)
     calls = 0
-
-    async def save(instance_id: str, output: ItemOutput) -> None:
-        await run_store.save_items(registry.store, key, [(instance_id, output.to_json())])
-
     if plan.adapter == "python":
         answers = baseline_answers(plan.model.slug, spec, instances, key)
         outputs = {i.instance_id: ItemOutput(answer=answers[i.instance_id]) for i in instances}
@@ -338,7 +373,8 @@ async def compute_mcq(
             return await endpoint.complete(instance.messages)
 
         try:
-            outputs = await runner.answer_each(instances, ask, cache, save, progress)
+            async with ItemSaver(registry, key) as saver:
+                outputs = await runner.answer_each(instances, ask, cache, saver.save, progress)
         finally:
             calls = counter["calls"]
             await endpoint.close()
