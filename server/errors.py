@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from server.api import json_response
-from tools.errors import AppError, Internal, MethodNotAllowed, NotFound
+from tools.errors import AppError, BadRequest, Internal, MethodNotAllowed, NotFound
 from web.pages import error_page
 
 log = logging.getLogger("benchtoward")
@@ -38,12 +38,14 @@ async def http_error(request: Request, exc: Exception) -> Response:
         error: AppError = NotFound(f"no route {request.url.path[:200]!r}; see /llms.txt or /v1/openapi.json")
     elif exc.status_code == 405:
         error = MethodNotAllowed(f"{request.method} is not allowed on {request.url.path[:200]!r}")
+    elif 400 <= exc.status_code < 500:
+        error = BadRequest(str(exc.detail)[:300])
     else:
         error = AppError(str(exc.detail)[:300])
-        response = respond(request, error)
-        response.status_code = exc.status_code
-        return response
-    return respond(request, error)
+    response = respond(request, error)
+    response.status_code = exc.status_code
+    response.headers.update(exc.headers or {})  # e.g. Allow on a 405 (RFC 9110)
+    return response
 
 
 async def unexpected_error(request: Request, exc: Exception) -> Response:

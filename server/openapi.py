@@ -16,6 +16,21 @@ from tools.leaderboard import LeaderboardQuery
 REF = "#/components/schemas/{model}"
 PATH_PARAM = re.compile(r"{(\w+)}")
 ERROR_REF = {"$ref": REF.format(model="ErrorBody")}
+EMPTY = {"type": "string", "maxLength": 0}
+
+
+def optional_schema(prop: dict[str, Any]) -> dict[str, Any]:
+    """An optional query parameter: its value, or empty (`?tag=`), which counts as absent. A query string
+    cannot carry null, so pydantic's null alternative is replaced by the empty string."""
+    default = prop.pop("default", None)
+    if "anyOf" not in prop:
+        return {"anyOf": [prop, EMPTY], **({"default": default} if default is not None else {})}
+    shared = {key: value for key, value in prop.items() if key != "anyOf"}  # e.g. a pattern beside anyOf
+    alternatives = [{**a, **shared} for a in prop["anyOf"] if a.get("type") != "null"]
+    schema: dict[str, Any] = {"anyOf": [*alternatives, EMPTY]}
+    if default is not None:
+        schema["default"] = default
+    return schema
 
 
 def parameters(query: type[BaseModel], path: str) -> list[dict[str, Any]]:
@@ -27,13 +42,14 @@ def parameters(query: type[BaseModel], path: str) -> list[dict[str, Any]]:
         prop = dict(prop)
         description = prop.pop("description", "")
         prop.pop("title", None)
+        is_required = name in in_path or name in required
         out.append(
             {
                 "name": name,
                 "in": "path" if name in in_path else "query",
-                "required": name in in_path or name in required,
+                "required": is_required,
                 "description": description,
-                "schema": prop,
+                "schema": prop if is_required else optional_schema(prop),
             }
         )
     return out
@@ -52,6 +68,25 @@ def error_responses(errors: tuple[type[Exception], ...]) -> dict[str, Any]:
     }
 
 
+RUN_OPERATIONS = ("get_result", "get_predictions", "predictions_file")
+# OpenAPI links: where a response names another resource (a run id, a task, a catalog entry), the operation
+# that reads it. Clients and stateful API tests follow them.
+LINK_SOURCES: dict[str, dict[str, tuple[str, str]]] = {
+    "leaderboard": {op: ("run_id", "/rows/0/run_id") for op in RUN_OPERATIONS},
+    "search_results": {op: ("run_id", "/results/0/run_id") for op in RUN_OPERATIONS},
+    "lookup": {op: ("run_id", "/result/run_id") for op in RUN_OPERATIONS},
+    "list_tasks": {"get_task": ("slug", "/tasks/0/task"), "leaderboard": ("task", "/tasks/0/task")},
+    "list_benchmarks": {"get_benchmark": ("id", "/benchmarks/0/id")},
+}
+
+
+def links(operation: Operation) -> dict[str, Any]:
+    return {
+        target: {"operationId": target, "parameters": {parameter: f"$response.body#{pointer}"}}
+        for target, (parameter, pointer) in LINK_SOURCES.get(operation.name, {}).items()
+    }
+
+
 def json_operation(operation: Operation) -> dict[str, Any]:
     return {
         "operationId": operation.name,
@@ -62,6 +97,7 @@ def json_operation(operation: Operation) -> dict[str, Any]:
             "200": {
                 "description": "OK",
                 "content": {"application/json": {"schema": {"$ref": REF.format(model=operation.response.__name__)}}},
+                **({"links": links(operation)} if operation.name in LINK_SOURCES else {}),
             },
             **error_responses(operation.errors),
         },
@@ -111,7 +147,8 @@ def openapi_document(base_url: str) -> dict[str, Any]:
             "title": "BenchToward API",
             "version": HARNESS_VERSION,
             "description": "Medical-AI evaluation results, computed once per model and task version. "
-            "Call /v1/lookup before you run an evaluation yourself. Guide: /llms.txt",
+            "Call /v1/lookup before you run an evaluation yourself. An empty query parameter counts as absent. "
+            "Guide: /llms.txt",
             "license": {"name": "Apache-2.0", "identifier": "Apache-2.0"},
         },
         "servers": [{"url": base_url}],

@@ -33,7 +33,10 @@ WORD = re.compile(r"\w+")
 
 class ListBenchmarksQuery(Shape):
     tag: str | None = Field(
-        default=None, max_length=80, pattern=r"^[\w.+-]+$", description="Only entries with this tag (any case)."
+        default=None,
+        max_length=80,
+        pattern=r"^[\p{L}\p{N}_.+-]+$",  # \w spelled so that Rust, Python and JSON Schema read it alike
+        description="Only entries with this tag (any case).",
     )
     language: str | None = Field(
         default=None,
@@ -55,6 +58,7 @@ class ListBenchmarksQuery(Shape):
         max_length=200,
         description="Search words, matched as word prefixes in the name, aliases, tags and summary (all words must "
         "match); results are ranked by relevance, names first.",
+        json_schema_extra={"pattern": r"[\p{L}\p{N}_]"},  # at least one letter or digit: what WORD finds
     )
     limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="At most this many entries (1-1000).")
 

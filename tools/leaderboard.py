@@ -12,7 +12,7 @@ from store import rank_ranges as range_store
 from store import results as result_store
 from store.results import Result, ResultFilter
 from tools.ranking import is_current
-from tools.refs import resolve_task
+from tools.refs import TASK_REF_SCHEMA, resolve_task
 from tools.registry import Registry
 from tools.schemas import MetricValue, ModelRef, ResultStatus, Shape, Tier, model_ref, primary_metric_value
 
@@ -20,7 +20,12 @@ MAX_LIMIT = 1000
 
 
 class LeaderboardQuery(Shape):
-    task: str = Field(description="slug@version, or slug for the latest published version.", max_length=80)
+    task: str = Field(
+        description="slug@version, or slug for the latest published version.",
+        min_length=1,
+        max_length=80,
+        json_schema_extra=TASK_REF_SCHEMA,
+    )
     model_type: str | None = Field(
         default=None,
         max_length=40,

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from store import results as result_store
 from store.results import ResultFilter
-from tools.refs import resolve_model, resolve_task
+from tools.refs import MODEL_NAME_SCHEMA, TASK_REF_SCHEMA, resolve_model, resolve_task
 from tools.registry import Registry
 from tools.results import detail
 from tools.schemas import ResultDetail, Shape
@@ -17,10 +17,17 @@ from tools.usage import Visitor
 
 class LookupQuery(Shape):
     model: str = Field(
+        min_length=1,
         max_length=200,
         description="BenchToward slug (kgpu/medgemma-27b) or provider model id (medgemma-27b).",
+        json_schema_extra=MODEL_NAME_SCHEMA,
     )
-    task: str = Field(max_length=80, description="slug@version, or slug for the latest published version.")
+    task: str = Field(
+        min_length=1,
+        max_length=80,
+        description="slug@version, or slug for the latest published version.",
+        json_schema_extra=TASK_REF_SCHEMA,
+    )
 
 
 class LookupResponse(Shape):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from pydantic.json_schema import JsonDict
+
 from store import models as model_store
 from store import tasks as task_store
 from store.db import Store
@@ -13,11 +15,15 @@ from tools.errors import BadRequest, ModelNotFound, TaskNotFound
 
 TASK_REF = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]{0,63})(?:@(?P<version>[0-9]{1,6}))?$")
 MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/+-]{0,199}$")
+# The same rules as JSON Schema patterns, for the OpenAPI document (checked with fullmatch here, so a
+# trailing newline is refused as the schema says).
+TASK_REF_SCHEMA: JsonDict = {"pattern": "^[a-z0-9][a-z0-9-]{0,63}(@[0-9]{1,6})?$"}
+MODEL_NAME_SCHEMA: JsonDict = {"pattern": MODEL_NAME.pattern}
 
 
 def parse_task_ref(text: str) -> tuple[str, int | None]:
     """`slug@version` or `slug` → (slug, version or None)."""
-    match = TASK_REF.match(text)
+    match = TASK_REF.fullmatch(text)
     if match is None:
         raise BadRequest(f"task must be 'slug' or 'slug@version' (e.g. clinicalqa@0), got {text[:80]!r}")
     version = match.group("version")
@@ -41,7 +47,7 @@ def resolve_task(store: Store, text: str) -> Task:
 
 def resolve_model(store: Store, text: str) -> Model:
     """A model from its BenchToward slug (`kgpu/medgemma-27b`) or a provider model id (`medgemma-27b`)."""
-    if MODEL_NAME.match(text) is None:
+    if MODEL_NAME.fullmatch(text) is None:
         raise BadRequest(f"model must be a model slug or provider model id, got {text[:80]!r}")
     slugs = model_store.find_models(store, text)
     if not slugs:

@@ -10,7 +10,7 @@ from store import results as result_store
 from store import tasks as task_store
 from store.results import Result, ResultFilter
 from tools.errors import DatasetNotFound, RunNotFound
-from tools.refs import parse_task_ref, resolve_model, resolve_task
+from tools.refs import MODEL_NAME_SCHEMA, TASK_REF_SCHEMA, parse_task_ref, resolve_model, resolve_task
 from tools.registry import Registry
 from tools.schemas import (
     MetricValue,
@@ -30,8 +30,18 @@ RUN_ID_PATTERN = r"^[0-9a-f]{12}$"
 
 class SearchResultsQuery(Shape):
     dataset: str | None = Field(default=None, max_length=80, description="Dataset slug, e.g. clinicalqa.")
-    task: str | None = Field(default=None, max_length=80, description="slug@version, or slug for every version.")
-    model: str | None = Field(default=None, max_length=200, description="Model slug or provider model id.")
+    task: str | None = Field(
+        default=None,
+        max_length=80,
+        description="slug@version, or slug for every version.",
+        json_schema_extra=TASK_REF_SCHEMA,
+    )
+    model: str | None = Field(
+        default=None,
+        max_length=200,
+        description="Model slug or provider model id.",
+        json_schema_extra=MODEL_NAME_SCHEMA,
+    )
     model_type: str | None = Field(default=None, max_length=40, description="llm, tabular, timeseries, baseline.")
     tier: Tier | None = Field(default=None, description="standard, agent, baseline or official.")
     limit: int = Field(default=100, ge=1, le=1000, description="At most this many results (1-1000).")

@@ -10,7 +10,7 @@ from pydantic import Field
 from store import tasks as task_store
 from store.tasks import Task
 from tools.errors import TaskNotFound
-from tools.refs import resolve_task
+from tools.refs import TASK_REF_SCHEMA, resolve_task
 from tools.registry import Registry
 from tools.schemas import DatasetCredit, Shape, dataset_credit
 
@@ -62,8 +62,10 @@ class ListTasksQuery(Shape):
 
 
 class GetTaskQuery(Shape):
-    slug: str = Field(description="Task slug, e.g. clinicalqa, or slug@version.", max_length=80)
-    version: int | None = Field(default=None, ge=0, description="Version; default: the latest published.")
+    slug: str = Field(
+        description="Task slug, e.g. clinicalqa, or slug@version.", max_length=80, json_schema_extra=TASK_REF_SCHEMA
+    )
+    version: int | None = Field(default=None, ge=0, le=999_999, description="Version; default: the latest published.")
 
 
 def task_summary(registry: Registry, task: Task) -> TaskSummary:
