@@ -17,7 +17,7 @@ from starlette.routing import BaseRoute, Route
 from server.api import api_routes, json_response
 from server.errors import HANDLERS
 from server.mcp_tools import build_mcp, transport_security
-from server.middleware import AccessLog, SecurityHeaders
+from server.middleware import AccessLog, BodyLimit, SecurityHeaders
 from server.openapi import openapi_document
 from server.runtime import Runtime, load_secret
 from server.settings import Settings
@@ -104,7 +104,7 @@ def build_app(settings: Settings) -> Starlette:
     ]
     return Starlette(
         routes=routes,
-        middleware=[Middleware(AccessLog), Middleware(SecurityHeaders)],
+        middleware=[Middleware(AccessLog), Middleware(SecurityHeaders), Middleware(BodyLimit)],
         exception_handlers=HANDLERS,  # type: ignore[arg-type]
         lifespan=lifespan,
     )

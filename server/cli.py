@@ -25,6 +25,8 @@ Handler = Callable[[argparse.Namespace, Settings], int]
 def serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
+    from server.http_limits import HTTP_PROTOCOL
+
     for field in fields(Settings):  # the worker processes read the same settings from the environment
         value = getattr(settings, field.name)
         if value is not None:
@@ -38,6 +40,7 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
         access_log=False,
         log_level=settings.log_level,
         lifespan="on",
+        http=HTTP_PROTOCOL,  # httptools with limits on the request head (server/http_limits.py)
     )
     return 0
 

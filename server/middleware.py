@@ -1,12 +1,16 @@
 """Plain ASGI middleware (no BaseHTTPMiddleware: it costs a task per request): security headers on every
-response, and an access log that never records the client's address."""
+response, an access log that never records the client's address, and a ceiling on request bodies."""
 
 from __future__ import annotations
 
 import logging
 import time
+import urllib.parse
 
+import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tools.errors import BadRequest, PayloadTooLarge
 
 access_log = logging.getLogger("benchtoward.access")
 
@@ -66,3 +70,85 @@ class AccessLog:
             if access_log.isEnabledFor(logging.INFO):
                 elapsed = (time.perf_counter() - started) * 1000
                 access_log.info("%s %s %d %.1fms", scope["method"], scope["path"], status, elapsed)
+
+
+MAX_BODY_BYTES = 1024 * 1024  # no route reads more; a route with a smaller limit checks its own
+
+
+def utf8_url(scope: Scope) -> bool:
+    """Whether the percent-decoded path and query are UTF-8 (uvicorn would turn %ff into U+FFFD silently)."""
+    for raw in (scope.get("raw_path") or b"", scope.get("query_string", b"")):
+        if b"%" in raw:
+            try:
+                urllib.parse.unquote_to_bytes(raw.replace(b"+", b" ")).decode("utf-8")
+            except UnicodeDecodeError:
+                return False
+    return True
+
+
+class BodyLimit:
+    """Refuses a URL that is not UTF-8 once percent-decoded (400 `bad_request`), and a request body over
+    `limit` bytes with 413 `payload_too_large` JSON: by its Content-Length before anything is read, and, for a
+    body without one (chunked), as soon as the app has received more than `limit` bytes; the app's own answer
+    to that request is then replaced. Nothing over the limit is buffered."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if not utf8_url(scope):
+            await self.refuse(send, BadRequest("the path or query string is not UTF-8 once percent-decoded"))
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and not declared.isdigit():
+            await self.refuse(send, BadRequest("Content-Length must be a number of bytes"))
+            return
+        if declared is not None and int(declared) > self.limit:
+            await self.refuse(send, self.too_large())
+            return
+        received = 0
+        over = False
+        started = False
+
+        async def counted() -> Message:
+            nonlocal received, over
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    over = True
+                    raise self.too_large()
+            return message
+
+        async def guarded(message: Message) -> None:
+            nonlocal started
+            if over:
+                return  # the app's answer to a body it was not allowed to finish reading
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, guarded)
+        except PayloadTooLarge:
+            if not over:
+                raise
+        if over and not started:
+            await self.refuse(send, self.too_large())
+
+    def too_large(self) -> PayloadTooLarge:
+        return PayloadTooLarge(f"the request body is over the limit of {self.limit} bytes")
+
+    @staticmethod
+    async def refuse(send: Send, error: BadRequest | PayloadTooLarge) -> None:
+        body = orjson.dumps(error.body().model_dump())
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close"),
+        ]
+        await send({"type": "http.response.start", "status": error.status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})

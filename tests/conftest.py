@@ -15,6 +15,7 @@ import uvicorn
 from asgi_lifespan import LifespanManager
 
 from server.app import build_app
+from server.http_limits import HTTP_PROTOCOL
 from server.settings import Settings
 from store import Store
 from tests.populate import populate
@@ -102,6 +103,7 @@ class LiveServer:
             log_level="warning",
             access_log=False,
             lifespan="on",
+            http=HTTP_PROTOCOL,  # as `benchtoward serve` runs it
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

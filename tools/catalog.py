@@ -29,13 +29,17 @@ from tools.schemas import Shape
 MAX_LIMIT = 1000
 MAX_SEARCH_WORDS = 12
 WORD = re.compile(r"\w+")
+# Regular expressions that Python, Rust (pydantic) and JSON Schema (ECMA 262) read alike: \w and \p{L} are
+# read differently by each, so a character class names the ASCII characters it refuses and admits the rest.
+TAG_PATTERN = r"^[^\x00-\x2a\x2c\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]+$"  # letters, digits, _ . + -, non-ASCII
+SEARCHABLE = re.compile(r"[^\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]")  # an ASCII letter/digit/_, or non-ASCII
 
 
 class ListBenchmarksQuery(Shape):
     tag: str | None = Field(
         default=None,
         max_length=80,
-        pattern=r"^[\p{L}\p{N}_.+-]+$",  # \w spelled so that Rust, Python and JSON Schema read it alike
+        pattern=TAG_PATTERN,
         description="Only entries with this tag (any case).",
     )
     language: str | None = Field(
@@ -58,7 +62,7 @@ class ListBenchmarksQuery(Shape):
         max_length=200,
         description="Search words, matched as word prefixes in the name, aliases, tags and summary (all words must "
         "match); results are ranked by relevance, names first.",
-        json_schema_extra={"pattern": r"[\p{L}\p{N}_]"},  # at least one letter or digit: what WORD finds
+        json_schema_extra={"pattern": SEARCHABLE.pattern},  # at least one letter or digit
     )
     limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="At most this many entries (1-1000).")
 
@@ -151,9 +155,11 @@ class BenchmarkLink(Shape):
 def match_expression(text: str) -> str:
     """An FTS5 expression from free text: each word as a quoted prefix term, all required. Quoting makes
     FTS5 operators and punctuation in the input plain words, so no input is an FTS5 syntax error."""
-    words = WORD.findall(text)
-    if not words:
+    if SEARCHABLE.search(text) is None:
         raise BadRequest("q must contain at least one letter or digit")
+    words = WORD.findall(text)
+    if not words:  # only non-ASCII punctuation or symbols: no word to find, so nothing matches
+        return '""'
     return " ".join(f'"{word}"*' for word in words[:MAX_SEARCH_WORDS])
 
 

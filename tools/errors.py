@@ -65,6 +65,25 @@ class MethodNotAllowed(AppError):
     status = 405
 
 
+class PayloadTooLarge(AppError):
+    code = "payload_too_large"
+    status = 413
+
+
+class UriTooLong(AppError):
+    """The request line is longer than the server reads (refused before the app sees it)."""
+
+    code = "uri_too_long"
+    status = 414
+
+
+class HeadersTooLarge(AppError):
+    """The request's headers are larger than the server reads (refused before the app sees them)."""
+
+    code = "headers_too_large"
+    status = 431
+
+
 class Internal(AppError):
     code = "internal"
     status = 500
