@@ -101,10 +101,13 @@ def file_operations() -> dict[str, Any]:
 
 
 def openapi_document(base_url: str) -> dict[str, Any]:
+    from server.review_openapi import BEARER, add_review_operations, review_models
+
     models = [(op.response, "serialization") for op in OPERATIONS] + [(ErrorBody, "serialization")]
-    _, definitions = models_json_schema(models, ref_template=REF)
+    key_map, definitions = models_json_schema([*models, *review_models()], ref_template=REF)  # type: ignore[list-item]
     paths: dict[str, Any] = {op.path: {"get": json_operation(op)} for op in OPERATIONS}
     paths.update(file_operations())
+    add_review_operations(paths, key_map)
     return {
         "openapi": "3.1.0",
         "info": {
@@ -116,5 +119,5 @@ def openapi_document(base_url: str) -> dict[str, Any]:
         },
         "servers": [{"url": base_url}],
         "paths": paths,
-        "components": {"schemas": definitions.get("$defs", {})},
+        "components": {"schemas": definitions.get("$defs", {}), "securitySchemes": {"bearer": BEARER}},
     }
