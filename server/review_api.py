@@ -121,12 +121,15 @@ async def paper_source(call: Call) -> tuple[bytes, str]:
             form = await limited(request, UPLOAD_LIMIT).form(max_files=1, max_fields=5, max_part_size=8192)
         except HTTPException as error:
             raise BadRequest(f"malformed multipart body: {str(error.detail)[:200]}") from None
-        upload, url = form.get("file"), form.get("url")
-        if isinstance(upload, UploadFile):
-            content = await upload.read(reading.MAX_DOCUMENT_BYTES + 1)
-            if len(content) > reading.MAX_DOCUMENT_BYTES:
-                raise PayloadTooLarge(f"the document is over the limit of {reading.MAX_DOCUMENT_BYTES} bytes")
-            return content, (upload.filename or "upload")[:200]
+        try:
+            upload, url = form.get("file"), form.get("url")
+            if isinstance(upload, UploadFile):
+                content = await upload.read(reading.MAX_DOCUMENT_BYTES + 1)
+                if len(content) > reading.MAX_DOCUMENT_BYTES:
+                    raise PayloadTooLarge(f"the document is over the limit of {reading.MAX_DOCUMENT_BYTES} bytes")
+                return content, (upload.filename or "upload")[:200]
+        finally:
+            await form.close()  # spooled upload files are closed (and deleted) at once
     else:
         url = validate(reading.PaperUrl, parse_json(await read_body(request, JSON_LIMIT))).url
     if not isinstance(url, str) or not url:

@@ -132,9 +132,12 @@ def review_routes_for(site: ReviewSite) -> list[BaseRoute]:
             form = await limited(request, UPLOAD_LIMIT).form(max_files=1, max_fields=5, max_part_size=8192)
         except HTTPException as error:
             raise BadRequest(f"malformed form: {str(error.detail)[:200]}") from None
-        if not site.keys.csrf_matches(who.session, str(form.get("csrf", "")) or None):
-            raise Forbidden("the form's CSRF token is missing or wrong; reload the page and try again")
-        content, name = await uploaded(form.get("file"), str(form.get("url", "")).strip())
+        try:
+            if not site.keys.csrf_matches(who.session, str(form.get("csrf", "")) or None):
+                raise Forbidden("the form's CSRF token is missing or wrong; reload the page and try again")
+            content, name = await uploaded(form.get("file"), str(form.get("url", "")).strip())
+        finally:
+            await form.close()
         found = await reading.read_and_propose(site.registry, who.actor, content, name, llm=site.paper_llm,
                                                data=site.data)
         return RedirectResponse(f"/review/readings/{found.reading_id}", status_code=303)
