@@ -71,7 +71,8 @@ def maintainer_list(args: argparse.Namespace, settings: Settings) -> int:
         return [m.model_dump() for m in list_maintainers(registry)]
 
     for row in run_with_registry(settings, work):
-        print(f"{row['name']}\tadded {row['created_at']}" + (f"\trevoked {row['revoked_at']}" if row["revoked_at"] else ""))
+        revoked = f"\trevoked {row['revoked_at']}" if row["revoked_at"] else ""
+        print(f"{row['name']}\tadded {row['created_at']}{revoked}")
     return 0
 
 
@@ -299,7 +300,8 @@ def add_review_commands(commands: Any) -> None:
     revoke.add_argument("name")
     revoke.add_argument("--why")
 
-    papers = commands.add_parser("papers", help="The paper reader.").add_subparsers(dest="papers_command", required=True)
+    papers = commands.add_parser("papers", help="The paper reader.").add_subparsers(
+        dest="papers_command", required=True)
     read = command(papers, "read", "Read a paper or model card (file or URL) into a structured record.", papers_read,
                    [*STORE, "data", "offline", "paper_llm_endpoint", "paper_llm_model", "paper_llm_key_env"], True)
     read.add_argument("source", help="A file (PDF, HTML, Markdown, CSV, text) or an http(s) URL.")
@@ -313,7 +315,8 @@ def add_review_commands(commands: Any) -> None:
     show = command(queue, "show", "Show one review item.", review_show, STORE)
     show.add_argument("id", type=int)
     show.add_argument("--json", action="store_true")
-    approve = command(queue, "approve", "Approve an item (a run is queued for the worker).", review_approve, STORE, True)
+    approve = command(queue, "approve", "Approve an item (a run is queued for the worker).", review_approve, STORE,
+                      True)
     approve.add_argument("id", type=int)
     approve.add_argument("--why")
     approve.add_argument("--endpoint", help="OpenAI-compatible base URL serving the model (runs).")

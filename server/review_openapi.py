@@ -3,6 +3,7 @@ request bodies (JSON, or multipart for a paper upload), responses, error codes a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel
@@ -19,7 +20,7 @@ BEARER = {
     "description": "A maintainer token from `benchtoward maintainer add NAME` (shown once; only its hash is "
     "stored). Review routes only; every other route needs no token.",
 }
-KeyMap = dict[tuple[type[BaseModel], JsonSchemaMode], Any]
+KeyMap = Mapping[tuple[Any, JsonSchemaMode], Any]
 
 
 def review_models() -> list[tuple[type[BaseModel], JsonSchemaMode]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
-
 from urllib.parse import urlsplit
 
 from starlette.requests import HTTPConnection

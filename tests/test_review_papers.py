@@ -62,7 +62,8 @@ async def test_the_same_paper_read_twice_proposes_nothing_new(app: httpx.AsyncCl
 async def test_a_rejected_proposal_is_not_proposed_again(app: httpx.AsyncClient) -> None:
     first = await read(app, HARI_CARD)
     run = next(i for i in first["items"] if i["task"] == "clinicalqa@0")
-    assert (await app.post(f"/v1/review/items/{run['proposal_id']}/reject", json={"why": "no data here"})).status_code == 200
+    rejected = await app.post(f"/v1/review/items/{run['proposal_id']}/reject", json={"why": "no data here"})
+    assert rejected.status_code == 200
     second = await read(app, HARI_CARD)
     again = next(i for i in second["items"] if i["task"] == "clinicalqa@0")
     assert again["action"] == "already_proposed" and again["proposal_status"] == "rejected"

@@ -37,7 +37,8 @@ async def lookup(registry: Registry, query: LookupQuery, visitor: Visitor | None
 
     `evaluated` returns the published result (cite it, download its predictions, do not recompute it);
     `in_review` means a result exists and awaits a maintainer's check; `withdrawn` means the maintainers withdrew
-    it (see `result.status_reason`); `not_evaluated` means nobody has run it here yet. `model` is a BenchToward slug or a provider model id; `task` is slug@version or slug (latest
+    it (see `result.status_reason`; do not rerun it here); `not_evaluated` means nobody has run it here yet.
+    `model` is a BenchToward slug or a provider model id; `task` is slug@version or slug (latest
     published version). Several published results of one model on one task version → the newest. Each
     lookup that finds a published result counts as one reuse.
     """

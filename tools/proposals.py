@@ -177,9 +177,9 @@ def published_mcq_tasks(registry: Registry) -> list[Task]:
     """The latest published version of every multiple-choice task."""
     latest: dict[str, Task] = {}
     for task in task_store.list_tasks(registry.store):
-        if task.status == "published" and task.kind == "mcq":
-            if task.slug not in latest or task.version > latest[task.slug].version:
-                latest[task.slug] = task
+        newer = task.slug not in latest or task.version > latest[task.slug].version
+        if task.status == "published" and task.kind == "mcq" and newer:
+            latest[task.slug] = task
     return sorted(latest.values(), key=lambda t: (t.demo, t.slug))
 
 

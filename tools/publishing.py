@@ -156,16 +156,21 @@ async def withdrawal_requests(registry: Registry, query: WithdrawalsQuery) -> Wi
     return WithdrawalList(requests=[withdrawal_info(r) for r in found])
 
 
-async def decline_withdrawal(registry: Registry, actor: Actor, request_id: int, request: WithdrawRequest) -> WithdrawalInfo:
+async def decline_withdrawal(
+    registry: Registry, actor: Actor, request_id: int, request: WithdrawRequest
+) -> WithdrawalInfo:
     """Close a request without withdrawing its result, with the reason."""
     stored = withdrawal_store.get_request(registry.store, request_id)
     if stored is None:
         raise WithdrawalNotFound(f"no withdrawal request {request_id}")
     async with registry.store.transaction() as db:
-        closed = await withdrawal_store.close_requests(db, stored.run_id, "declined", actor.name, request.why, request_id)
+        closed = await withdrawal_store.close_requests(
+            db, stored.run_id, "declined", actor.name, request.why, request_id
+        )
         if closed != 1:
             raise Conflict(f"withdrawal request {request_id} is {stored.status}, not open")
-        await append(db, actor, "decline_withdrawal", f"withdrawal:{request_id}", request.why, {"run_id": stored.run_id})
+        await append(db, actor, "decline_withdrawal", f"withdrawal:{request_id}", request.why,
+                     {"run_id": stored.run_id})
     updated = withdrawal_store.get_request(registry.store, request_id)
     assert updated is not None
     return withdrawal_info(updated)
