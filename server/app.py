@@ -28,6 +28,7 @@ from tools.jobs import JobWorker
 from tools.ranking import refresh_stale
 from tools.registry import Registry
 from tools.seed import sync_specs
+from web.benchmarks import benchmark_page_routes
 from web.pages import page_routes
 from web.review_pages import review_routes_for
 from web.withdraw_pages import withdraw_routes
@@ -116,6 +117,7 @@ def build_app(settings: Settings) -> Starlette:
         *document_routes(settings),
         *mcp_app.routes,
         *page_routes(runtime),
+        *benchmark_page_routes(runtime),
         *review_routes_for(runtime),
         *withdraw_routes(runtime),
     ]

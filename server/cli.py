@@ -12,6 +12,7 @@ from pathlib import Path
 
 import orjson
 
+from server.cli_catalog import add_catalog_commands
 from server.cli_eval import add_eval_commands
 from server.cli_review import REVIEW_SETTINGS, add_review_commands
 from server.cli_support import add_settings, run_with_registry, setup_logging
@@ -102,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_eval_commands(commands)
     add_review_commands(commands)
+    add_catalog_commands(commands)
     return parser
 
 

@@ -91,6 +91,25 @@ def data_check_command(args: argparse.Namespace, settings: Settings) -> int:
     return 0 if report.ok else 1
 
 
+def data_fetch_command(args: argparse.Namespace, settings: Settings) -> int:
+    """Fetch VitalDB cases into --data (default ./vitaldb-data) for vitaldb-ioh tasks; online only."""
+    from evaluator.specs import load_task_files
+    from evaluator.vitaldb.definition import definition_from_spec
+    from evaluator.vitaldb.fetch import fetch_cases
+
+    spec = next(f.spec for f in load_task_files() if f.spec.task == args.task)
+    definition = definition_from_spec(spec)
+    directory = settings.data or Path("vitaldb-data")
+    caseids = [int(c) for c in args.caseids.split(",")] if args.caseids else None
+    summary = fetch_cases(
+        directory, track=definition.track, min_age=definition.min_age, api_url=args.api_url, caseids=caseids,
+        limit=args.limit, progress=ProgressBar(f"fetch {args.dataset}"),
+    )
+    print(f"{directory}: fetched {len(summary.fetched)}, already present {len(summary.skipped_present)}, "
+          f"without {definition.track} {len(summary.without_track)}")
+    return 0
+
+
 def demo_command(args: argparse.Namespace, settings: Settings) -> int:
     """Seed the demo tasks by running our baselines on them (a no-op for runs already stored)."""
     async def work(registry: Registry) -> list[EvalOutcome]:
@@ -142,12 +161,21 @@ def add_eval_commands(commands: argparse._SubParsersAction) -> None:  # type: ig
     add_settings(add, ["db", "log_level"])
     add.set_defaults(handler=models_add)
 
-    data = commands.add_parser("data", help="Check local task data.").add_subparsers(dest="data_command", required=True)
+    data = commands.add_parser("data", help="Check or fetch local task data.").add_subparsers(dest="data_command", required=True)
     check = data.add_parser("check", help="Verify local data against a task spec and say exactly what differs.")
     check.add_argument("task")
     check.add_argument("--json", action="store_true")
     add_settings(check, ["db", "data", "log_level"])
     check.set_defaults(handler=data_check_command)
+
+    fetch = data.add_parser("fetch", help="Download open data (VitalDB cases) through the vitaldb package.")
+    fetch.add_argument("dataset", choices=["vitaldb"])
+    fetch.add_argument("--task", default="vitaldb-ioh@0", help="The task whose track and case rules apply.")
+    fetch.add_argument("--limit", type=int, help="At most N adult cases (default: all).")
+    fetch.add_argument("--caseids", help="Comma-separated case ids to fetch.")
+    fetch.add_argument("--api-url", default="https://api.vitaldb.net", help="VitalDB API base URL.")
+    add_settings(fetch, ["data", "log_level"])
+    fetch.set_defaults(handler=data_fetch_command)
 
     demo = commands.add_parser("demo", help="Seed the demo tasks by running the baselines (idempotent).")
     demo.add_argument("--quiet", action="store_true")

@@ -60,6 +60,10 @@ class DatasetNotFound(NotFound):
     code = "dataset_not_found"
 
 
+class BenchmarkNotFound(NotFound):
+    code = "benchmark_not_found"
+
+
 class MethodNotAllowed(AppError):
     code = "method_not_allowed"
     status = 405

@@ -87,6 +87,11 @@ async def leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboar
     bootstrap (close scores with overlapping intervals may not differ meaningfully). Filters (model_type,
     tier) select rows but keep each row's rank on the full leaderboard.
     """
+    key = ("leaderboard", query.task, query.model_type, query.tier, query.limit)
+    return registry.remember(key, lambda: build_leaderboard(registry, query))
+
+
+def build_leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboard:
     task = resolve_task(registry.store, query.task)
     results = result_store.search_results(
         registry.store, ResultFilter(task_slug=task.slug, task_version=task.version), limit=100_000

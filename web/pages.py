@@ -12,7 +12,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tools import leaderboard, results, stats, tasks
+from tools import catalog, leaderboard, results, stats, tasks
 from tools.registry import Registry
 from tools.schemas import TIER_MEANINGS
 from tools.usage import Visitor
@@ -74,7 +74,8 @@ def page_routes(site: Site) -> list[BaseRoute]:
         board = await leaderboard.leaderboard(
             site.registry, leaderboard.LeaderboardQuery(task=detail.task, limit=leaderboard.MAX_LIMIT)
         )
-        return render("task.html", title=detail.title, task=detail, board=board)
+        catalog_entry = await catalog.benchmark_link(site.registry, detail.catalog_id)
+        return render("task.html", title=detail.title, task=detail, board=board, catalog_entry=catalog_entry)
 
     async def result_page(request: Request) -> Response:
         query = results.GetResultQuery(run_id=request.path_params["run_id"][:64])
