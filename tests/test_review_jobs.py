@@ -15,6 +15,7 @@ import httpx
 import orjson
 import pytest
 
+from server.cli import main
 from server.settings import Settings
 from tests.conftest import running
 from tests.fake_llm import FakeLLM, Reply, Script
@@ -91,18 +92,18 @@ def benchtoward(*arguments: str, timeout: float = 120) -> subprocess.CompletedPr
     return subprocess.run([*BENCHTOWARD, *arguments], capture_output=True, text=True, timeout=timeout, check=False)
 
 
-def test_a_killed_worker_process_leaves_a_claim_another_worker_takes_over(tmp_path: Path) -> None:
-    db = str(tmp_path / "bt.db")
-    added = benchtoward("maintainer", "add", "alice", "--db", db)
-    assert added.returncode == 0, added.stderr
-    read = benchtoward("papers", "read", str(HARI_CARD), "--propose", "--json", "--as", "alice", "--db", db)
-    assert read.returncode == 0, read.stderr
-    item = next(i for i in orjson.loads(read.stdout)["items"] if i["task"] == DEMO)
+def test_a_killed_worker_process_leaves_a_claim_another_worker_takes_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "bt.db")  # set up with the commands in this process; the workers are processes
+    assert main(["maintainer", "add", "alice", "--db", db]) == 0
+    capsys.readouterr()  # the token
+    assert main(["papers", "read", str(HARI_CARD), "--propose", "--json", "--as", "alice", "--db", db]) == 0
+    item = next(i for i in orjson.loads(capsys.readouterr().out)["items"] if i["task"] == DEMO)
     script = slow_script()
     with FakeLLM(script) as llm:
-        approved = benchtoward("review", "approve", str(item["proposal_id"]), "--endpoint", llm.url, "--why", "demo",
-                               "--as", "alice", "--db", db)
-        assert approved.returncode == 0, approved.stderr
+        approve = ["review", "approve", str(item["proposal_id"]), "--endpoint", llm.url, "--as", "alice", "--db", db]
+        assert main(approve) == 0
         victim = subprocess.Popen([*BENCHTOWARD, "worker", "--db", db], stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL)
         try:

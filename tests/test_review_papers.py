@@ -199,3 +199,26 @@ async def test_the_fetcher_reads_a_document_within_its_limits(files: FileServer)
         await fetch_document(f"{files.url}/endless", allow_private=True, max_bytes=1_000_000)
     with pytest.raises(BadRequest, match="not a public address"):
         await fetch_document(f"{files.url}/model-card")
+
+
+FOO_CARD = b"""# Foo-7B: a Korean clinical LLM
+
+We release Foo-7B, fine-tuned from Qwen/Qwen2.5-7B, under the Apache-2.0 licence.
+Weights: https://huggingface.co/acme/Foo-7B/tree/9f8e7d6c5b4a
+Foo-7B reaches 71.2% accuracy on ClinicalQA (zero-shot).
+"""
+
+
+async def test_a_mapped_claim_is_what_its_run_checks_and_the_weights_revision_is_the_version(
+    app: httpx.AsyncClient
+) -> None:
+    response = await app.post("/v1/review/papers", files={"file": ("foo.md", FOO_CARD)})
+    items = {(i["kind"], i["task"]): i for i in response.json()["items"]}
+    model = (await app.get(f"/v1/review/items/{items[('model', None)]['proposal_id']}")).json()
+    assert model["details"]["version"] == "9f8e7d6c5b4a" and model["details"]["slug"] == "acme/Foo-7B"
+    run = items[("run", "clinicalqa@0")]
+    assert run["reason"].startswith("the text claims zero-shot ClinicalQA accuracy 71.2%")
+    assert "this run checks it" in run["reason"] and "71.2% accuracy on ClinicalQA" in run["excerpt"]
+    key = (await app.get(f"/v1/review/items/{run['proposal_id']}")).json()["details"]
+    assert key["model"] == {"slug": "acme/Foo-7B", "version": "9f8e7d6c5b4a"}
+    assert key["config"] == {"adapter": "openai-chat", "model_id": "acme/Foo-7B"}

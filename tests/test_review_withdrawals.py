@@ -11,9 +11,13 @@ import httpx
 import pytest
 
 from server.settings import Settings
+from store import Store
 from tests.conftest import running
+from tests.factory import FakeModel, write_bundle
 from tests.populate import GPT_OSS, MEDGEMMA
 from tests.review_support import bearer, make_maintainer, query, snapshot
+from tools.bundles import import_result
+from tools.registry import Registry
 
 pytestmark = pytest.mark.anyio
 REASON = "Our model was loaded without its chat template; the answers are truncated."
@@ -142,3 +146,18 @@ async def test_a_maintainer_can_decline_a_request(app: httpx.AsyncClient, token:
     assert declined.status_code == 200 and declined.json()["status"] == "declined"
     assert (await app.get("/v1/review/withdrawals", headers=bearer(token))).json()["requests"] == []
     assert run_id in board_ids((await app.get("/v1/leaderboard?task=clinicalqa@0")).json())
+
+
+async def test_the_official_tag_stays_reserved(settings: Settings, token: str, tmp_path: Path) -> None:
+    official = FakeModel("acme/self-run", "Self-run")
+    bundle = write_bundle(tmp_path / "official", task="clinicalqa@0", model=official, quality=0.6, tier="official",
+                          status="in_review")
+    store = await Store.open(settings.db)
+    try:
+        registry = Registry(store=store, public_url=settings.base_url, artifacts_dir=settings.artifacts_dir)
+        run_id = (await import_result(registry, bundle)).run_id
+    finally:
+        await store.close()
+    async with running(settings) as http:
+        refused = await http.post(f"/v1/review/results/{run_id}/publish", json={}, headers=bearer(token))
+    assert refused.status_code == 409 and "submissions are not open" in refused.json()["message"]

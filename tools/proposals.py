@@ -112,6 +112,14 @@ def repo_parts(weights: str) -> tuple[str, str, str] | None:
     return match.group("org"), match.group("name"), revision
 
 
+def revision_in(text: str, org: str, name: str) -> str:
+    """A weights revision the text names in a link to the same repository (…/tree/<rev>, …/commit/<rev>)."""
+    for match in HF_WEIGHTS.finditer(text):
+        if (match.group("org"), match.group("name")) == (org, name) and match.group("revision"):
+            return match.group("revision")
+    return ""
+
+
 def slug_for(org: str, name: str) -> str | None:
     slug = f"{org.lower()}/{name}"
     return slug if re.match(SLUG, slug) and len(slug) <= 200 else None
@@ -163,6 +171,7 @@ def subject_of(registry: Registry, record: PaperRecord, info: ModelInfo) -> Subj
     if parts is None:
         return None
     org, name, revision = parts
+    revision = revision or revision_in(info.evidence or "", org, name)
     slug = slug_for(org, name)
     if slug is None:
         return None

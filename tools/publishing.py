@@ -69,6 +69,8 @@ async def results_in_review(registry: Registry, query: InReviewQuery) -> Results
 async def publish_result(registry: Registry, actor: Actor, run_id: str, request: DecisionRequest) -> ResultDetail:
     """In review (or withdrawn, to reinstate it) → published: it enters its leaderboard and rank ranges now."""
     result = stored_result(registry, run_id)
+    if result.tier == "official":
+        raise Conflict("the official tag is reserved for results authors submit themselves; submissions are not open")
     async with registry.store.transaction() as db:
         moved = await result_store.write_result_status(db, run_id, "published", "", ("in_review", "withdrawn"))
         if not moved:
