@@ -43,7 +43,7 @@ from tools.maintainers import Actor, actor_of, authenticate_token
 from tools.results import RUN_ID_PATTERN
 from tools.schemas import ResultDetail, Shape
 from tools.tasks import TaskDetail
-from web.bodies import JSON_LIMIT, json_body, limited, parse_json, read_body, validate
+from web.bodies import FORM_LIMIT, JSON_LIMIT, json_body, limited, parse_json, read_body, validate
 
 UPLOAD_LIMIT = reading.MAX_DOCUMENT_BYTES + 64 * 1024  # the document and the multipart envelope around it
 
@@ -92,6 +92,7 @@ class ReviewRoute:
     errors: tuple[type[AppError], ...] = ()
     maintainers: bool = True
     status: int = 200
+    body_limit: int = JSON_LIMIT
 
 
 def bearer_token(request: Request) -> str | None:
@@ -221,7 +222,7 @@ ROUTES: tuple[ReviewRoute, ...] = (
                 reader(audit.audit_log), audit.AuditLog, query=audit.AuditQuery),
     ReviewRoute("request_withdrawal", "POST", "/v1/withdrawals", "Ask the maintainers to withdraw a result while "
                 "it is checked (no account; rate-limited)", request_withdrawal, publishing.WithdrawalReceipt,
-                body=publishing.NewWithdrawalRequest, maintainers=False, status=202,
+                body=publishing.NewWithdrawalRequest, maintainers=False, status=202, body_limit=FORM_LIMIT,
                 errors=(RunNotFound, Conflict, PayloadTooLarge, RateLimited)),
 )
 
@@ -232,7 +233,7 @@ def endpoint(route: ReviewRoute, runtime: Runtime) -> Callable[[Request], Awaita
         query = parse_query(route.query, inputs(request)) if route.query else None
         body = None
         if route.body is not None and route.body is not PaperUpload:
-            body = await json_body(request, route.body)
+            body = await json_body(request, route.body, route.body_limit)
         result = await route.handler(Call(runtime, request, actor, query, body))
         return json_response(result, status=route.status)
 

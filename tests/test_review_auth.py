@@ -220,6 +220,7 @@ async def test_review_routes_answer_json_errors_with_stable_codes(app: httpx.Asy
         ("GET", "/v1/review/queue?status=maybe", None, 400, "bad_request"),
         ("POST", "/v1/review/items/1/reject", {}, 400, "bad_request"),
         ("POST", "/v1/review/items/1/approve", {"endpoint": "ftp://x"}, 400, "bad_request"),
+        ("POST", "/v1/review/items/1/approve", {"endpoint": "http://user:key@127.0.0.1:9/v1"}, 400, "bad_request"),
         ("POST", "/v1/review/items/1/approve", {}, 400, "bad_request"),  # no endpoint for the run
         ("POST", "/v1/review/results/000000000000/publish", {}, 404, "run_not_found"),
         ("POST", "/v1/review/withdrawals/5/decline", {"why": "x"}, 404, "withdrawal_not_found"),

@@ -8,9 +8,10 @@ two maintainers deciding at once cannot both win, and a refused request changes 
 from __future__ import annotations
 
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import orjson
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from store import jobs as job_store
 from store import models as model_store
@@ -91,6 +92,15 @@ class ApproveRequest(Shape):
     api_key_env: str | None = Field(
         default=None, pattern=ENV_NAME, description="Name of the environment variable holding the API key."
     )
+
+
+    @field_validator("endpoint")
+    @classmethod
+    def no_credentials_in_the_url(cls, endpoint: str | None) -> str | None:
+        """A key in the URL would be stored and audited: it belongs in the variable named by api_key_env."""
+        if endpoint is not None and (urlsplit(endpoint).username or urlsplit(endpoint).password):
+            raise ValueError("put no credentials in the endpoint URL; name the variable holding the key (api_key_env)")
+        return endpoint
 
 
 class RejectRequest(Shape):
