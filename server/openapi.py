@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
@@ -101,7 +101,9 @@ def file_operations() -> dict[str, Any]:
 
 
 def openapi_document(base_url: str) -> dict[str, Any]:
-    models = [(op.response, "serialization") for op in OPERATIONS] + [(ErrorBody, "serialization")]
+    models: list[tuple[type[BaseModel], Literal["serialization"]]] = [
+        (op.response, "serialization") for op in OPERATIONS
+    ] + [(ErrorBody, "serialization")]
     _, definitions = models_json_schema(models, ref_template=REF)
     paths: dict[str, Any] = {op.path: {"get": json_operation(op)} for op in OPERATIONS}
     paths.update(file_operations())

@@ -116,7 +116,7 @@ def package_versions() -> dict[str, str]:
 async def plan_model(registry: Registry, request: EvalRequest, task: Task) -> Plan:
     """Resolve (or register) the model and decide its adapter, tag and run-key configuration."""
     if request.model in model_tools.BASELINES:
-        name, kind = model_tools.BASELINES[request.model]
+        _name, kind = model_tools.BASELINES[request.model]
         if kind != task.kind:
             raise BadRequest(f"{request.model} is a baseline for {kind} tasks, not for {task.ref}")
         model = await model_tools.ensure_baseline(registry, request.model)
@@ -141,7 +141,8 @@ async def plan_model(registry: Registry, request: EvalRequest, task: Task) -> Pl
         model_id=model_id,
         api_key_env=request.api_key_env,
         concurrency=request.concurrency,
-        timeout_seconds=request.timeout_seconds, max_retries=request.max_retries,
+        timeout_seconds=request.timeout_seconds,
+        max_retries=request.max_retries,
     )
     config = {"adapter": "openai-chat", "model_id": model_id}
     return Plan(model, "openai-chat", request.tier or "standard", config, endpoint)
@@ -287,10 +288,8 @@ class Heartbeat:
     async def __aexit__(self, *exc: object) -> None:
         assert self.task is not None
         self.task.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await self.task
-        except asyncio.CancelledError:
-            pass
 
 
 class ItemSaver:
@@ -536,8 +535,9 @@ async def check_binary(data: Path, spec: TaskSpec, request: EvalRequest) -> bool
     report = await asyncio.to_thread(check_data_dir, data, spec)
     if not report.ok and not request.allow_partial:
         differences = "; ".join(report.differences)
-        raise BadRequest(f"the data at {data} differs from {spec.task} (use --allow-partial to run it anyway): "
-                         f"{differences}"[:4000])
+        raise BadRequest(
+            f"the data at {data} differs from {spec.task} (use --allow-partial to run it anyway): {differences}"[:4000]
+        )
     return bool(report.ok)
 
 
@@ -585,8 +585,10 @@ async def evaluate(
             if spec.kind == "mcq":
                 computation, calls = await compute_mcq(registry, plan, spec, instances, key, report)
             else:
-                windows = windows or await asyncio.to_thread(load_windows, data, spec, request.limit)
-                computation, calls = await compute_binary(registry, plan, spec, data, windows, key)
+                scored = (
+                    windows if windows is not None else await asyncio.to_thread(load_windows, data, spec, request.limit)
+                )
+                computation, calls = await compute_binary(registry, plan, spec, data, scored, key)
             path = registry.predictions_path(f"{run_id}/{FILE_NAME}")
             sha256 = await asyncio.to_thread(write_predictions, path, spec.kind, computation.columns)
             bundle = bundle_for(plan, spec, inputs, key, computation, sha256, request.publish)
