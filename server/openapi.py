@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from pydantic import BaseModel
-from pydantic.json_schema import models_json_schema
+from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from evaluator.version import HARNESS_VERSION
 from server.capabilities import OPERATIONS, Operation
@@ -103,8 +103,10 @@ def file_operations() -> dict[str, Any]:
 def openapi_document(base_url: str) -> dict[str, Any]:
     from server.review_openapi import BEARER, add_review_operations, review_models
 
-    models = [(op.response, "serialization") for op in OPERATIONS] + [(ErrorBody, "serialization")]
-    key_map, definitions = models_json_schema([*models, *review_models()], ref_template=REF)  # type: ignore[list-item]
+    models: list[tuple[type[BaseModel], JsonSchemaMode]] = [
+        (op.response, "serialization") for op in OPERATIONS
+    ] + [(ErrorBody, "serialization")]
+    key_map, definitions = models_json_schema([*models, *review_models()], ref_template=REF)
     paths: dict[str, Any] = {op.path: {"get": json_operation(op)} for op in OPERATIONS}
     paths.update(file_operations())
     add_review_operations(paths, key_map)
