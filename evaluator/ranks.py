@@ -7,7 +7,11 @@ models share the best rank of their group, and the next rank skips). A model's r
 percentile of its ranks, rounded down, to the 97.5th percentile, rounded up (for a 95% level), widened if
 needed to include its rank on the full data: when several models tie on the full data they share the best
 rank of their group, which the bootstrap may reach less often than the tail share. If more than half of the
-replicates are degenerate (one class absent, for AUROC and AUPRC) the ranges are the uninformative [1, M].
+replicates are degenerate (one class absent, for AUROC and AUPRC), or none was drawn, the ranges are the
+uninformative [1, M].
+
+Ties are exact: replicate accuracies and AUROCs are ratios of exact integer sums with a denominator shared
+by all models of the replicate, so equal sums give equal values.
 """
 
 from __future__ import annotations
@@ -124,6 +128,8 @@ def _models(
 ) -> _Scorer:
     """A scorer whose values are (replicates x models); raise ValueError on missing or malformed inputs."""
     n_items = len(codes)
+    if metric not in stats.METRICS:
+        raise ValueError(f"unknown metric {metric!r}; expected one of {', '.join(stats.METRICS)}")
     if metric == "accuracy":
         if correct is None:
             raise ValueError("accuracy needs `correct` (models x items)")

@@ -6,9 +6,11 @@ drawn at once as a count per unit and replicate; a unit drawn twice weighs twice
 then a weighted metric of the full data, computed for a block of replicates at a time with array operations.
 
 Exactness: unit counts are small integers, so every sum this module forms on the way to accuracy and AUROC
-(weighted totals, cumulative sums, the Mann-Whitney pair count) is an integer, or a half-integer, that float64
-holds exactly while the resampled item count stays below about 9e7. Their order of summation therefore cannot
-change the result: the same rng seed gives bit-identical numbers whatever the block size.
+(weighted totals, cumulative sums, the Mann-Whitney pair count) is an integer that float64 holds exactly
+while a replicate holds fewer than about 10**8 items; float32 working arrays are used only where every
+running sum stays below 2**24 (`work_dtype`). The order of summation therefore cannot change the result:
+the same rng seed gives bit-identical numbers whatever the block size. AUPRC divides per score level, so it
+is not exact, but every replicate goes through the same row-wise operations whatever the block size.
 
 Randomness: the counts of replicate r are the bincount of row r of
 ``rng.integers(0, U, size=(R, U), dtype=np.int64)``, i.e. U uniform draws of a unit with replacement, which

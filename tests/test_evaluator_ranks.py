@@ -146,15 +146,21 @@ def test_rank_seed_key_depends_on_the_set_of_run_ids_not_their_order() -> None:
         ranks.rank_seed_key("spec-hash", ["run-a\nrun-b"])
 
 
-def test_models_given_with_the_wrong_shape_raise_value_error() -> None:
-    with pytest.raises(ValueError, match="expected \\(models, 3\\)"):
-        ranks.rank_ranges(
-            "accuracy",
-            units=np.arange(3),
-            replicates=5,
-            rng=stats.rng_from_key("x"),
-            correct=np.array([1, 0, 1]),
-        )
+@pytest.mark.parametrize(
+    ("metric", "inputs", "message"),
+    [
+        ("accuracy", {"correct": np.array([1, 0, 1])}, "expected \\(models, 3\\)"),
+        ("accuracy", {}, "needs `correct`"),
+        ("auroc", {"labels": np.array([0, 1, 1]), "scores": np.ones((2, 4))}, "expected \\(models, 3\\)"),
+        ("auprc", {"labels": np.array([0, 1, 1])}, "needs `labels`"),
+        ("brier", {"scores": np.ones((2, 3))}, "unknown metric"),
+    ],
+)
+def test_missing_or_malformed_model_tables_raise_value_error(
+    metric: str, inputs: dict[str, np.ndarray], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        ranks.rank_ranges(metric, units=np.arange(3), replicates=5, rng=stats.rng_from_key("x"), **inputs)
 
 
 @settings(max_examples=60, deadline=None)
