@@ -299,6 +299,24 @@ def test_both_sides_of_the_more_than_half_rule_occur_among_the_keys_above() -> N
     assert outcomes == {True, False}
 
 
+def test_string_unit_ids_give_the_same_estimate_as_their_integer_codes() -> None:
+    data = tied_binary_data(seed=11, n_items=400, n_units=30)
+    names = np.array([f"patient-{unit}" for unit in data["units"]])
+    by_name, by_code = (
+        stats.bootstrap_metric(
+            "auroc",
+            units=units,
+            replicates=200,
+            rng=stats.rng_from_key("names"),
+            labels=data["labels"],
+            scores=data["scores"],
+        )
+        for units in (names, stats.factorize_units(names))
+    )
+    assert by_name == by_code
+    assert by_name.n_units == len(set(names.tolist()))
+
+
 def test_zero_replicates_give_the_point_estimate_without_an_interval() -> None:
     estimate = stats.bootstrap_metric(
         "accuracy",
