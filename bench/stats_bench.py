@@ -12,6 +12,12 @@
    sklearn.metrics.roc_auc_score. That takes ~0.1 s per resample here, so by default it is timed on a
    subset of resamples and extrapolated linearly to 2,000 (labelled as such in the output).
 
+Peak memory of the AUROC interval is measured twice: the tracemalloc peak during the call (numpy reports
+its allocations to tracemalloc), and the peak RSS (VmHWM in /proc/self/status, i.e. the kernel's
+high-water mark of resident memory) of a fresh subprocess that only builds the data and computes the
+interval; its peak before the call, interpreter, numpy, scipy and scikit-learn included, is printed beside
+it.
+
 BLAS and OpenMP are limited to one thread below, before numpy is imported. Times are wall-clock
 (time.perf_counter); the CPU time of the process (time.process_time) is printed beside them because the
 machine is shared and wall time includes waiting for a core.
@@ -27,6 +33,8 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import argparse  # noqa: E402
 import resource  # noqa: E402
 import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
 import time  # noqa: E402
 import tracemalloc  # noqa: E402
 from collections.abc import Callable  # noqa: E402
@@ -162,6 +170,36 @@ def scipy_auroc(data: dict[str, np.ndarray], resamples: int) -> Any:
     )
 
 
+def peak_rss_bytes() -> int:
+    """This process's peak RSS: VmHWM from /proc/self/status (reset by exec, unlike ru_maxrss, which a
+    child inherits from the process it was forked from), else getrusage's ru_maxrss."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def probe_memory() -> None:
+    """In a fresh process: peak RSS before the AUROC interval and after it, in bytes."""
+    data = window_data()
+    before = peak_rss_bytes()
+    our_auroc(data)
+    print(before, peak_rss_bytes())
+
+
+def peak_rss_of_fresh_process() -> tuple[int, int]:
+    """Peak RSS of a separate process that only builds the data and computes our AUROC interval."""
+    probe = subprocess.run(
+        [sys.executable, __file__, "--probe-memory"], check=True, capture_output=True, text=True
+    )
+    before, after = probe.stdout.split()
+    return int(before), int(after)
+
+
 def peak_traced_bytes(function: Callable[[], Any]) -> int:
     """Peak bytes allocated through Python's allocator and numpy (tracemalloc) while `function` runs."""
     tracemalloc.start()
@@ -188,7 +226,11 @@ def main() -> None:
         default=100,
         help="resamples timed for scipy's AUROC bootstrap, extrapolated linearly to 2,000 (2000 = full run)",
     )
+    parser.add_argument("--probe-memory", action="store_true", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
+    if arguments.probe_memory:
+        probe_memory()
+        return
     print(
         "single-threaded BLAS/OpenMP: OMP_NUM_THREADS=OPENBLAS_NUM_THREADS=MKL_NUM_THREADS=1 (before numpy)"
     )
@@ -214,7 +256,7 @@ def main() -> None:
 
     data = window_data()
     ours_auroc, estimate = timed(lambda: our_auroc(data), arguments.repeats)
-    rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    rss_before, rss_peak = peak_rss_of_fresh_process()
     traced = peak_traced_bytes(lambda: our_auroc(data))
     subset = arguments.scipy_auroc_resamples
     scipy_part, scipy_result = timed(lambda: scipy_auroc(data, subset), 1)
@@ -224,9 +266,9 @@ def main() -> None:
     print(f"   evaluator.stats.bootstrap_metric: {ours_auroc}   {verdict(ours_auroc.wall, 5, ' s')}")
     print(f"     AUROC {estimate.value:.4f}, 95% CI [{estimate.ci_low:.4f}, {estimate.ci_high:.4f}]")
     print(
-        f"   peak memory: {traced / 2**20:.0f} MiB allocated during the call (tracemalloc peak); "
-        f"{rss_after / 2**20:.0f} MiB peak RSS of the whole process so far (getrusage ru_maxrss)"
-        f"   {verdict(max(traced, rss_after) / 2**30, 2, ' GiB')}"
+        f"   peak memory: {traced / 2**20:.0f} MiB allocated during the call (tracemalloc peak); peak RSS "
+        f"{rss_peak / 2**20:.0f} MiB of a fresh process running only this ({rss_before / 2**20:.0f} MiB "
+        f"before the call; /proc VmHWM)   {verdict(max(traced, rss_peak) / 2**30, 2, ' GiB')}"
     )
     label = (
         "full run" if subset == REPLICATES else f"{subset} resamples timed, x{scale:g} extrapolated linearly"
