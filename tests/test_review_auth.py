@@ -119,6 +119,7 @@ async def test_web_forms_refuse_a_missing_forged_or_expired_session_and_a_missin
         (valid, {"csrf": csrf[:-2] + "xx"}, {}, 403),  # a wrong one
         (valid, {"csrf": csrf}, {"origin": "https://evil.example"}, 403),  # posted from another site
         (valid, {"csrf": csrf}, {"sec-fetch-site": "cross-site"}, 403),
+        (valid, {"csrf": csrf}, {"sec-fetch-site": "same-site", "origin": "null"}, 403),  # a sibling subdomain
     ]
     for cookie, form, headers, status in cases:
         app.cookies.clear()
