@@ -126,3 +126,32 @@ def test_a_killed_worker_process_leaves_a_claim_another_worker_takes_over(
         assert script.requests[by_id[instance_id]] == asked_at_kill[by_id[instance_id]]
     log = query(Path(db), "SELECT actor, action FROM audit_log ORDER BY id DESC LIMIT 2")
     assert log == [("evaluator", "job_done"), ("alice", "approve")]
+
+
+@pytest.mark.anyio
+async def test_a_failed_job_shows_its_reason_and_approving_again_queues_it(settings: Settings) -> None:
+    token = await make_maintainer(settings)
+    script = Script({}, default=Reply("", garbage=True))  # not chat-completion JSON: the run stops at once
+    with FakeLLM(script) as llm:
+        async with running(settings) as http:
+            http.headers.update(bearer(token))
+            item = await approve_demo_run(http, llm.url)
+
+            async def job_in(*states: str) -> dict[str, Any] | None:
+                found = (await http.get(f"/v1/review/items/{item['proposal_id']}")).json()
+                return found if found["job"]["status"] in states else None
+
+            failed = await poll(lambda: job_in("failed", "done"), timeout=120)
+            assert failed["job"]["status"] == "failed" and "failed" in failed["job"]["message"]
+            assert query(settings.db, "SELECT status FROM models WHERE slug = 'snuh/hari-q3-8b'") == [("evaluating",)]
+            assert (await http.post(f"/v1/review/items/{item['proposal_id']}/reject", json={"why": "x"})).status_code \
+                == 409  # an approved item is not rejected afterwards
+            script.default = Reply("정답: B")
+            again = await http.post(f"/v1/review/items/{item['proposal_id']}/approve", json={"endpoint": llm.url})
+            assert again.status_code == 200 and again.json()["job"]["status"] in ("queued", "running", "done")
+            done = await poll(lambda: job_in("done", "failed"), timeout=240)
+            twice = await http.post(f"/v1/review/items/{item['proposal_id']}/approve", json={"endpoint": llm.url})
+    assert done["job"]["status"] == "done" and done["job"]["run_id"] == item["run_id"], done["job"]["message"]
+    assert twice.status_code == 409
+    actions = [row[0] for row in query(settings.db, "SELECT action FROM audit_log ORDER BY id")]
+    assert actions[-4:] == ["approve", "job_failed", "retry", "job_done"]
