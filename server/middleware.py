@@ -72,7 +72,7 @@ class AccessLog:
                 access_log.info("%s %s %d %.1fms", scope["method"], scope["path"], status, elapsed)
 
 
-MAX_BODY_BYTES = 1024 * 1024  # no route reads more; a route with a smaller limit checks its own
+MAX_BODY_BYTES = 1024 * 1024  # the ceiling of every route but those given a larger one; routes check their own
 
 
 def utf8_url(scope: Scope) -> bool:
@@ -86,20 +86,26 @@ def utf8_url(scope: Scope) -> bool:
     return True
 
 
+def too_large(limit: int) -> PayloadTooLarge:
+    return PayloadTooLarge(f"the request body is over the limit of {limit} bytes")
+
+
 class BodyLimit:
     """Refuses a URL that is not UTF-8 once percent-decoded (400 `bad_request`), and a request body over
     `limit` bytes with 413 `payload_too_large` JSON: by its Content-Length before anything is read, and, for a
     body without one (chunked), as soon as the app has received more than `limit` bytes; the app's own answer
     to that request is then replaced. Nothing over the limit is buffered."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES, larger: dict[str, int] | None = None) -> None:
         self.app = app
-        self.limit = limit
+        self.default = limit
+        self.larger = larger or {}  # exact paths (uploads) allowed a larger body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope["path"], self.default)
         if not utf8_url(scope):
             await self.refuse(send, BadRequest("the path or query string is not UTF-8 once percent-decoded"))
             return
@@ -107,8 +113,8 @@ class BodyLimit:
         if declared is not None and not declared.isdigit():
             await self.refuse(send, BadRequest("Content-Length must be a number of bytes"))
             return
-        if declared is not None and int(declared) > self.limit:
-            await self.refuse(send, self.too_large())
+        if declared is not None and int(declared) > limit:
+            await self.refuse(send, too_large(limit))
             return
         received = 0
         over = False
@@ -119,9 +125,9 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.limit:
+                if received > limit:
                     over = True
-                    raise self.too_large()
+                    raise too_large(limit)
             return message
 
         async def guarded(message: Message) -> None:
@@ -137,10 +143,7 @@ class BodyLimit:
             if not over:
                 raise
         if over and not started:
-            await self.refuse(send, self.too_large())
-
-    def too_large(self) -> PayloadTooLarge:
-        return PayloadTooLarge(f"the request body is over the limit of {self.limit} bytes")
+            await self.refuse(send, too_large(limit))
 
     @staticmethod
     async def refuse(send: Send, error: BadRequest | PayloadTooLarge) -> None:

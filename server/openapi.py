@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from pydantic import BaseModel
-from pydantic.json_schema import models_json_schema
+from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from evaluator.version import HARNESS_VERSION
 from server.capabilities import OPERATIONS, Operation
@@ -137,10 +137,15 @@ def file_operations() -> dict[str, Any]:
 
 
 def openapi_document(base_url: str) -> dict[str, Any]:
-    models = [(op.response, "serialization") for op in OPERATIONS] + [(ErrorBody, "serialization")]
-    _, definitions = models_json_schema(models, ref_template=REF)
+    from server.review_openapi import BEARER, add_review_operations, review_models
+
+    models: list[tuple[type[BaseModel], JsonSchemaMode]] = [
+        (op.response, "serialization") for op in OPERATIONS
+    ] + [(ErrorBody, "serialization")]
+    key_map, definitions = models_json_schema([*models, *review_models()], ref_template=REF)
     paths: dict[str, Any] = {op.path: {"get": json_operation(op)} for op in OPERATIONS}
     paths.update(file_operations())
+    add_review_operations(paths, key_map)
     return {
         "openapi": "3.1.0",
         "info": {
@@ -153,5 +158,5 @@ def openapi_document(base_url: str) -> dict[str, Any]:
         },
         "servers": [{"url": base_url}],
         "paths": paths,
-        "components": {"schemas": definitions.get("$defs", {})},
+        "components": {"schemas": definitions.get("$defs", {}), "securitySchemes": {"bearer": BEARER}},
     }

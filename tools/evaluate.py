@@ -113,10 +113,20 @@ def package_versions() -> dict[str, str]:
     return versions
 
 
+def default_model_id(model: Model) -> str:
+    """The model id a chat endpoint is asked for when none is given: the provider's id, else the slug's name."""
+    return model.provider_model_id or model.slug.split("/", 1)[1]
+
+
+def chat_config(model_id: str) -> dict[str, Any]:
+    """The run-key configuration of a complete run through an OpenAI-compatible chat endpoint."""
+    return {"adapter": "openai-chat", "model_id": model_id}
+
+
 async def plan_model(registry: Registry, request: EvalRequest, task: Task) -> Plan:
     """Resolve (or register) the model and decide its adapter, tag and run-key configuration."""
     if request.model in model_tools.BASELINES:
-        name, kind = model_tools.BASELINES[request.model]
+        _name, kind = model_tools.BASELINES[request.model]
         if kind != task.kind:
             raise BadRequest(f"{request.model} is a baseline for {kind} tasks, not for {task.ref}")
         model = await model_tools.ensure_baseline(registry, request.model)
@@ -135,16 +145,16 @@ async def plan_model(registry: Registry, request: EvalRequest, task: Task) -> Pl
         raise BadRequest(f"{model.slug} has no endpoint: pass --endpoint URL (or --command CMD)")
     if task.kind != "mcq":
         raise BadRequest(f"{task.ref} scores time series; a chat endpoint cannot answer it (use --command)")
-    model_id = request.model_id or model.provider_model_id or model.slug.split("/", 1)[1]
+    model_id = request.model_id or default_model_id(model)
     endpoint = EndpointConfig(
         base_url=base_url,
         model_id=model_id,
         api_key_env=request.api_key_env,
         concurrency=request.concurrency,
-        timeout_seconds=request.timeout_seconds, max_retries=request.max_retries,
+        timeout_seconds=request.timeout_seconds,
+        max_retries=request.max_retries,
     )
-    config = {"adapter": "openai-chat", "model_id": model_id}
-    return Plan(model, "openai-chat", request.tier or "standard", config, endpoint)
+    return Plan(model, "openai-chat", request.tier or "standard", chat_config(model_id), endpoint)
 
 
 def data_location(request: EvalRequest, spec: TaskSpec) -> Path:
@@ -287,10 +297,8 @@ class Heartbeat:
     async def __aexit__(self, *exc: object) -> None:
         assert self.task is not None
         self.task.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await self.task
-        except asyncio.CancelledError:
-            pass
 
 
 class ItemSaver:
@@ -536,8 +544,9 @@ async def check_binary(data: Path, spec: TaskSpec, request: EvalRequest) -> bool
     report = await asyncio.to_thread(check_data_dir, data, spec)
     if not report.ok and not request.allow_partial:
         differences = "; ".join(report.differences)
-        raise BadRequest(f"the data at {data} differs from {spec.task} (use --allow-partial to run it anyway): "
-                         f"{differences}"[:4000])
+        raise BadRequest(
+            f"the data at {data} differs from {spec.task} (use --allow-partial to run it anyway): {differences}"[:4000]
+        )
     return bool(report.ok)
 
 
@@ -585,8 +594,10 @@ async def evaluate(
             if spec.kind == "mcq":
                 computation, calls = await compute_mcq(registry, plan, spec, instances, key, report)
             else:
-                windows = windows or await asyncio.to_thread(load_windows, data, spec, request.limit)
-                computation, calls = await compute_binary(registry, plan, spec, data, windows, key)
+                scored = (
+                    windows if windows is not None else await asyncio.to_thread(load_windows, data, spec, request.limit)
+                )
+                computation, calls = await compute_binary(registry, plan, spec, data, scored, key)
             path = registry.predictions_path(f"{run_id}/{FILE_NAME}")
             sha256 = await asyncio.to_thread(write_predictions, path, spec.kind, computation.columns)
             bundle = bundle_for(plan, spec, inputs, key, computation, sha256, request.publish)
