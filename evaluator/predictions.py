@@ -8,6 +8,7 @@ the result row can pin it.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -62,12 +63,43 @@ def write_predictions(path: Path, kind: str, columns: dict[str, list[Any]]) -> s
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
-    directory = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
+    fsync_directory(path.parent)
     return file_sha256(path)
+
+
+def fsync_directory(directory: Path) -> None:
+    """Make a rename inside `directory` durable (the file's own fsync does not cover its directory entry)."""
+    descriptor = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+TEMPORARY = re.compile(r"^\..+\.(?P<pid>[0-9]+)\.tmp$")  # `.{name}.{pid}.tmp`, as written above and by bundles
+
+
+def remove_stale_temporaries(artifacts: Path) -> list[Path]:
+    """Delete the temporary files that a killed writer left in the artifacts folder (their process is gone);
+    they were never renamed into place, so no result points at them. Returns what was removed."""
+    removed = []
+    for path in artifacts.glob("*/.*.tmp") if artifacts.is_dir() else []:
+        match = TEMPORARY.match(path.name)
+        if match is None or process_alive(int(match.group("pid"))):
+            continue
+        path.unlink(missing_ok=True)
+        removed.append(path)
+    return removed
+
+
+def process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def read_predictions(path: Path, kind: str) -> pa.Table:

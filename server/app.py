@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from evaluator.predictions import remove_stale_temporaries
 from server.api import api_routes, json_response
 from server.errors import HANDLERS
 from server.mcp_tools import build_mcp, transport_security
@@ -94,6 +95,8 @@ def build_app(settings: Settings) -> Starlette:
         store = await Store.open(settings.db)
         try:
             await sync_specs(store)
+            for path in remove_stale_temporaries(settings.artifacts_dir):
+                log.warning("removed %s, left by a process that was killed while writing", path)
             registry = Registry(store=store, public_url=settings.base_url, artifacts_dir=settings.artifacts_dir)
             runtime.start(registry, load_secret(settings.secret_file))
             app.state.runtime = runtime

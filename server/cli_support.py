@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+from evaluator.predictions import remove_stale_temporaries
 from server.settings import BOOL_SETTINGS, INT_SETTINGS, Settings, setting_fields
 from store import Store
 from tools.registry import Registry
@@ -21,8 +22,9 @@ T = TypeVar("T")
 def add_settings(parser: argparse.ArgumentParser, names: Sequence[str]) -> None:
     for name, flag, env, help_text in setting_fields():
         if name in BOOL_SETTINGS and name in names:
-            parser.add_argument(flag, dest=name, action="store_const", const=True, default=None,
-                                help=f"{help_text} [env {env}]")
+            parser.add_argument(
+                flag, dest=name, action="store_const", const=True, default=None, help=f"{help_text} [env {env}]"
+            )
         elif name in names:
             kind = int if name in INT_SETTINGS else Path if name in {"db", "artifacts", "data"} else str
             parser.add_argument(flag, dest=name, type=kind, default=None, help=f"{help_text} [env {env}]")
@@ -39,7 +41,14 @@ def setup_logging(level: str) -> None:
 async def open_registry(settings: Settings) -> Registry:
     store = await Store.open(settings.db)
     await sync_specs(store)
+    clean_artifacts(settings.artifacts_dir)
     return Registry(store=store, public_url=settings.base_url, artifacts_dir=settings.artifacts_dir)
+
+
+def clean_artifacts(artifacts: Path) -> None:
+    """Remove what a killed writer left behind (a temporary file never renamed into place), and say so."""
+    for path in remove_stale_temporaries(artifacts):
+        logging.getLogger("benchtoward").warning("removed %s, left by a process that was killed while writing", path)
 
 
 def run_with_registry(settings: Settings, work: Callable[[Registry], Awaitable[T]]) -> T:

@@ -56,12 +56,13 @@ def split_statements(sql: str) -> Iterable[str]:
         raise StoreError(f"incomplete statement at the end of a migration: {pending.strip()[:80]}")
 
 
-def apply_migrations(connection: sqlite3.Connection) -> int:
+def apply_migrations(connection: sqlite3.Connection, found: list[tuple[int, str, str]] | None = None) -> int:
     """Apply every migration not yet recorded, in one IMMEDIATE transaction; return how many are applied.
 
     Applied migrations are recorded by name (so branches that add migrations in parallel merge cleanly),
     and read inside the transaction, so processes starting at once apply each migration once; a process
-    killed half-way leaves the previous schema intact (the journal rolls the transaction back).
+    killed half-way leaves the previous schema intact (the journal rolls the transaction back). `found`
+    replaces the shipped list (tests apply a slow migration of their own).
     """
     connection.execute("BEGIN IMMEDIATE")
     try:
@@ -69,7 +70,7 @@ def apply_migrations(connection: sqlite3.Connection) -> int:
             "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL) STRICT"
         )
         applied = {row[0] for row in connection.execute("SELECT name FROM schema_migrations")}
-        for _number, name, sql in migrations():
+        for _number, name, sql in migrations() if found is None else found:
             if name in applied:
                 continue
             for statement in split_statements(sql):

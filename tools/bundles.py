@@ -22,7 +22,7 @@ import pyarrow as pa
 from pydantic import Field, ValidationError
 
 from evaluator.canonical import canonical_json, file_sha256
-from evaluator.predictions import FILE_NAME, instance_set_hash, read_predictions
+from evaluator.predictions import FILE_NAME, fsync_directory, instance_set_hash, read_predictions
 from evaluator.runkey import run_id as run_id_of
 from evaluator.runkey import run_key as run_key_of
 from evaluator.scoring import point_metrics
@@ -164,6 +164,7 @@ def place_predictions(source: Path, destination: Path) -> None:
         with temporary.open("rb") as handle:
             os.fsync(handle.fileno())
         os.replace(temporary, destination)
+        fsync_directory(destination.parent)  # the rename too must survive a crash before the row is inserted
     finally:
         temporary.unlink(missing_ok=True)
 
