@@ -120,6 +120,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AppError as error:
         print(orjson.dumps(error.body().model_dump()).decode(), file=sys.stderr)
         return 2
+    except OSError as error:  # a full disk, a read-only folder: say what, without a traceback
+        print(f"benchtoward: {error.strerror or error}: {error.filename or ''}".rstrip(": "), file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -550,6 +550,18 @@ async def check_binary(data: Path, spec: TaskSpec, request: EvalRequest) -> bool
     return bool(report.ok)
 
 
+class PredictionsNotWritten(Exception):
+    """The predictions file could not be written (a full disk, a read-only folder): the run fails with the reason,
+    its items stay cached, and `--resume` finishes it once the cause is gone."""
+
+
+async def write_predictions_file(path: Path, kind: str, columns: dict[str, list[Any]]) -> str:
+    try:
+        return await asyncio.to_thread(write_predictions, path, kind, columns)
+    except OSError as error:  # the temporary file is removed by write_predictions; nothing is in place
+        raise PredictionsNotWritten(f"could not write {path}: {error.strerror or error}") from None
+
+
 async def evaluate(
     registry: Registry, request: EvalRequest, progress: runner.Progress = runner.no_progress
 ) -> EvalOutcome:
@@ -599,11 +611,11 @@ async def evaluate(
                 )
                 computation, calls = await compute_binary(registry, plan, spec, data, scored, key)
             path = registry.predictions_path(f"{run_id}/{FILE_NAME}")
-            sha256 = await asyncio.to_thread(write_predictions, path, spec.kind, computation.columns)
+            sha256 = await write_predictions_file(path, spec.kind, computation.columns)
             bundle = bundle_for(plan, spec, inputs, key, computation, sha256, request.publish)
             stored = await store_result(registry, bundle, path)
         await run_store.finish_run(registry.store, key, owner_id(), "done")
-    except AdapterError as error:
+    except (AdapterError, PredictionsNotWritten) as error:
         await run_store.finish_run(registry.store, key, owner_id(), "failed", str(error))
         return EvalOutcome("failed", run_id, key, f"run {run_id} stopped: {error}; rerun with --resume to finish it")
     except BaseException as error:
