@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from pydantic.json_schema import JsonDict
+from pydantic.config import JsonDict
 
 from store import models as model_store
 from store import tasks as task_store

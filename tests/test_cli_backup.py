@@ -1,0 +1,95 @@
+"""`benchtoward backup` and `benchtoward restore` as real processes: a backup restored into a fresh folder has the
+same rows in every table and the same predictions files (by sha256) and answers the same; a backup taken while
+imports run is one consistent snapshot; a damaged backup and a place that is not fresh are refused."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import orjson
+import pytest
+
+from server.settings import Settings
+from tests.conftest import LiveServer
+from tests.factory import FakeModel, write_bundle
+from tests.populate import MEDGEMMA
+from tests.snapshots import database_rows, file_hashes, integrity, results_without_their_file
+
+pytestmark = pytest.mark.anyio
+BENCHTOWARD = [sys.executable, "-m", "server.cli"]
+
+
+def cli(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*BENCHTOWARD, *args], capture_output=True, text=True, timeout=300, check=check)
+
+
+async def test_a_restored_backup_has_the_same_rows_files_and_answers(
+    settings: Settings, run_ids: dict[str, str], tmp_path: Path
+) -> None:
+    with LiveServer(settings) as server:  # some traffic first, so events and caches exist
+        lookup = f"{server.url}/v1/lookup?model={MEDGEMMA.provider_model_id}&task=clinicalqa@0"
+        original = httpx.get(lookup).json()
+        cli("backup", str(tmp_path / "backup"), "--db", str(settings.db))  # while the server runs
+    manifest = orjson.loads((tmp_path / "backup" / "manifest.json").read_bytes())
+    assert len(manifest["artifacts"]) == len(run_ids) and "secret" in manifest["not_included"]
+    fresh = tmp_path / "fresh" / "restored.db"
+    restored = cli("restore", str(tmp_path / "backup"), "--db", str(fresh))
+    assert "integrity check: ok" in restored.stdout
+    restored_artifacts = fresh.parent / "restored-artifacts"
+    assert database_rows(fresh) == database_rows(settings.db)
+    assert file_hashes(restored_artifacts) == file_hashes(settings.artifacts_dir)
+    assert results_without_their_file(fresh, restored_artifacts) == []
+    with LiveServer(Settings(db=fresh)) as server:
+        again = httpx.get(f"{server.url}/v1/lookup?model={MEDGEMMA.provider_model_id}&task=clinicalqa@0").json()
+    assert again["result"]["run_id"] == original["result"]["run_id"]
+    assert again["result"]["metrics"] == original["result"]["metrics"]
+    assert again["result"]["predictions"]["sha256"] == original["result"]["predictions"]["sha256"]
+
+
+async def test_a_backup_taken_while_imports_run_is_one_consistent_snapshot(
+    settings: Settings, run_ids: dict[str, str], tmp_path: Path
+) -> None:
+    bundles = [
+        write_bundle(tmp_path / f"b{i}", task="clinicalqa@0", model=FakeModel(f"acme/m{i}", f"M{i}"), quality=0.5)
+        for i in range(6)
+    ]
+    script = "; ".join(f"import-result {b} --db {settings.db}" for b in bundles)
+    importer = subprocess.Popen(
+        ["bash", "-c", " && ".join(f"{sys.executable} -m server.cli {part}" for part in script.split("; "))]
+    )
+    backups = []
+    while importer.poll() is None or not backups:  # back up again and again while the imports go on
+        destination = tmp_path / f"backup{len(backups)}"
+        cli("backup", str(destination), "--db", str(settings.db))
+        backups.append(destination)
+    assert importer.wait(timeout=300) == 0
+    for index, destination in enumerate(backups):
+        fresh = tmp_path / f"fresh{index}" / "r.db"
+        cli("restore", str(destination), "--db", str(fresh))
+        assert integrity(fresh) == "ok"
+        assert results_without_their_file(fresh, fresh.parent / "r-artifacts") == []  # no row without its file
+    counts = [orjson.loads((b / "manifest.json").read_bytes())["database"]["tables"]["results"] for b in backups]
+    assert counts == sorted(counts) and len(run_ids) <= counts[0] and counts[-1] <= len(run_ids) + 6
+
+
+async def test_a_damaged_backup_or_a_place_that_is_not_fresh_is_refused_and_nothing_is_written(
+    settings: Settings, run_ids: dict[str, str], tmp_path: Path
+) -> None:
+    cli("backup", str(tmp_path / "backup"), "--db", str(settings.db))
+    again = cli("backup", str(tmp_path / "backup"), "--db", str(settings.db), check=False)
+    assert again.returncode == 2 and "not an empty folder" in again.stderr
+
+    occupied = cli("restore", str(tmp_path / "backup"), "--db", str(settings.db), check=False)
+    assert occupied.returncode == 2 and "exists" in occupied.stderr
+
+    victim = next((tmp_path / "backup" / "artifacts").rglob("predictions.parquet"))
+    data = bytearray(victim.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    victim.write_bytes(bytes(data))
+    fresh = tmp_path / "fresh" / "r.db"
+    damaged = cli("restore", str(tmp_path / "backup"), "--db", str(fresh), check=False)
+    assert damaged.returncode == 2 and "damaged" in damaged.stderr
+    assert not fresh.exists() and not (fresh.parent / "r-artifacts").exists()
