@@ -39,7 +39,9 @@ async def build_database(db: Path, models: int, tasks: list[str]) -> list[str]:
     slugs = []
     try:
         for index in range(models):
-            model = FakeModel(f"bench/model-{index:03d}", f"Bench model {index}", provider_model_id=f"model-{index:03d}")
+            model = FakeModel(
+                f"bench/model-{index:03d}", f"Bench model {index}", provider_model_id=f"model-{index:03d}"
+            )
             slugs.append(model.slug)
             for task in tasks:
                 bundle = write_bundle(db.parent / "bundles" / f"{index}-{task}", task=task, model=model,
@@ -69,18 +71,28 @@ def wait_for(url: str, seconds: float = 60) -> None:
 
 
 @contextmanager
-def benchtoward(db: Path, workers: int = 1) -> Iterator[str]:
+def served(db: Path, workers: int = 1, log: Path | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`benchtoward serve` on a free port: (its URL, the process); with one worker the process is the server."""
     port = free_port()
     command = [str(Path(sys.executable).parent / "benchtoward"), "serve", "--db", str(db), "--port", str(port),
                "--log-level", "warning", "--workers", str(workers)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    output = log.open("wb") if log else subprocess.DEVNULL
+    process = subprocess.Popen(command, stdout=output, stderr=output)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_for(f"{url}/healthz")
-        yield url
+        yield url, process
     finally:
         process.terminate()
         process.wait(timeout=30)
+        if log:
+            output.close()  # type: ignore[union-attr]
+
+
+@contextmanager
+def benchtoward(db: Path, workers: int = 1) -> Iterator[str]:
+    with served(db, workers) as (url, _):
+        yield url
 
 
 def ensure_wrk() -> str:

@@ -16,7 +16,7 @@ from starlette.routing import BaseRoute, Route
 
 from evaluator.predictions import remove_stale_temporaries
 from server.api import api_routes, json_response
-from server.errors import HANDLERS
+from server.errors import HANDLERS, UnexpectedErrors
 from server.mcp_tools import build_mcp, transport_security
 from server.middleware import AccessLog, BodyLimit, SecurityHeaders
 from server.openapi import openapi_document
@@ -127,7 +127,12 @@ def build_app(settings: Settings) -> Starlette:
     ]
     return Starlette(
         routes=routes,
-        middleware=[Middleware(AccessLog), Middleware(SecurityHeaders), Middleware(BodyLimit, larger=UPLOAD_PATHS)],
+        middleware=[
+            Middleware(AccessLog),
+            Middleware(SecurityHeaders),
+            Middleware(BodyLimit, larger=UPLOAD_PATHS),
+            Middleware(UnexpectedErrors),
+        ],
         exception_handlers=HANDLERS,
         lifespan=lifespan,
     )

@@ -113,9 +113,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     flags = {name: getattr(args, name, None) for name, *_ in setting_fields()}
-    settings = from_sources(flags)
+    try:
+        settings = from_sources(flags)
+    except ValueError as error:  # a setting from the environment that cannot be used
+        parser.error(str(error))
     setup_logging(settings.log_level)
     try:
         return int(args.handler(args, settings))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from evaluator.predictions import remove_stale_temporaries
-from server.settings import BOOL_SETTINGS, INT_SETTINGS, Settings, setting_fields
+from server.settings import BOOL_SETTINGS, INT_SETTINGS, LOG_LEVELS, Settings, setting_fields
 from store import Store
 from tools.registry import Registry
 from tools.seed import sync_specs
@@ -27,7 +27,10 @@ def add_settings(parser: argparse.ArgumentParser, names: Sequence[str]) -> None:
             )
         elif name in names:
             kind = int if name in INT_SETTINGS else Path if name in {"db", "artifacts", "data"} else str
-            parser.add_argument(flag, dest=name, type=kind, default=None, help=f"{help_text} [env {env}]")
+            choices = LOG_LEVELS if name == "log_level" else None
+            parser.add_argument(
+                flag, dest=name, type=kind, default=None, choices=choices, help=f"{help_text} [env {env}]"
+            )
 
 
 def setup_logging(level: str) -> None:

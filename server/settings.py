@@ -89,6 +89,8 @@ def setting_fields() -> list[tuple[str, str, str, str]]:
 
 
 INT_SETTINGS = {"port", "review_workers"}
+# uvicorn also knows "trace", which logs every client's address: not offered (addresses are never logged).
+LOG_LEVELS = ("debug", "info", "warning", "error")
 BOOL_SETTINGS = {"offline"}
 
 
@@ -111,4 +113,7 @@ def from_sources(flags: Mapping[str, Any], environ: Mapping[str, str] | None = N
             values[f.name] = flags[f.name]
         elif environ.get(f.metadata["env"]):
             values[f.name] = convert(f.name, environ[f.metadata["env"]])
-    return replace(Settings(), **values)
+    settings = replace(Settings(), **values)
+    if settings.log_level not in LOG_LEVELS:
+        raise ValueError(f"log level must be one of {', '.join(LOG_LEVELS)}, not {settings.log_level!r}")
+    return settings

@@ -67,6 +67,39 @@ class ResultFilter:
     include_partial: bool = False
 
 
+@dataclass(frozen=True)
+class Ranked:
+    """What a leaderboard reads of a published, complete result (a fraction of the row: leaderboards are rebuilt
+    after every write, and the full rows cost ten times as much to read)."""
+
+    run_id: str
+    model_slug: str
+    tier: str
+    status: str
+    primary_metric: str
+    primary_value: float | None
+    metrics_json: str
+    n: int
+    parse_rate: float | None
+    cost_usd: float | None
+    eval_date: str
+
+
+RANKED = (
+    "run_id, model_slug, tier, status, primary_metric, primary_value, metrics_json, n, parse_rate, cost_usd, eval_date"
+)
+
+
+def ranked_results(store: Store, task_slug: str, task_version: int) -> list[Ranked]:
+    """Published, complete results of one task version, unordered (the caller ranks them)."""
+    rows = store.read(
+        f"SELECT {RANKED} FROM results WHERE task_slug = ? AND task_version = ? AND status = 'published' "
+        "AND partial = 0",
+        (task_slug, task_version),
+    )
+    return [Ranked(*row) for row in rows]
+
+
 def from_row(row: sqlite3.Row) -> Result:
     return Result(**{**dict(row), "partial": bool(row["partial"])})
 

@@ -18,7 +18,7 @@ from evaluator import stats
 from evaluator.canonical import file_sha256
 from evaluator.predictions import FILE_NAME, instance_set_hash, write_predictions
 from evaluator.runkey import run_key, run_key_inputs
-from evaluator.specs import TaskFile, load_task_files
+from evaluator.specs import TaskFile, TaskSpec, load_task_files
 from evaluator.version import HARNESS_VERSION
 
 REPLICATES = 200
@@ -86,9 +86,11 @@ def write_bundle(
     n: int | None = None,
     config: dict[str, Any] | None = None,
     eval_date: str = "2026-11-01",
+    spec: TaskSpec | None = None,
 ) -> Path:
-    """A bundle directory for `model` on `task`, its metrics computed from its predictions."""
-    spec = task_file(task).spec
+    """A bundle directory for `model` on `task`, its metrics computed from its predictions. `spec` is the
+    task version's spec when it is not a shipped file (a version added to the store by a benchmark)."""
+    spec = spec or task_file(task).spec
     n = n or spec.dataset.get("expected_items") or 400
     config = config or {"adapter": "test-fixture", "temperature": 0}
     inputs = run_key_inputs(

@@ -10,7 +10,7 @@ from pydantic import Field
 from store import models as model_store
 from store import rank_ranges as range_store
 from store import results as result_store
-from store.results import Result, ResultFilter
+from store.results import Ranked, Result
 from tools.ranking import is_current
 from tools.refs import TASK_REF_SCHEMA, resolve_task
 from tools.registry import Registry
@@ -76,7 +76,7 @@ def competition_ranks(values: list[float | None]) -> list[int]:
 
 
 def sort_key(higher_is_better: bool):  # type: ignore[no-untyped-def]
-    def key(result: Result) -> tuple[int, float, str, str]:
+    def key(result: Result | Ranked) -> tuple[int, float, str, str]:
         value = result.primary_value
         if value is None:
             return (1, 0.0, result.eval_date, result.run_id)
@@ -98,12 +98,12 @@ async def leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboar
 
 def build_leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboard:
     task = resolve_task(registry.store, query.task)
-    results = result_store.search_results(
-        registry.store, ResultFilter(task_slug=task.slug, task_version=task.version), limit=100_000
-    )
+    results = result_store.ranked_results(registry.store, task.slug, task.version)
     results.sort(key=sort_key(task.higher_is_better))
     ranks = competition_ranks([r.primary_value for r in results])
-    models = model_store.models_by_slug(registry.store, {r.model_slug for r in results})
+    ranked = [(rank, r) for rank, r in zip(ranks, results, strict=True) if query.tier in (None, r.tier)]
+    wanted = ranked if query.model_type is not None else ranked[: query.limit]  # only the models shown are read
+    models = model_store.models_by_slug(registry.store, {r.model_slug for _, r in wanted})
     stored = range_store.get_rank_ranges(registry.store, task.slug, task.version)
     current = is_current(stored, [r.run_id for r in results])
     ranges = stored.ranges if stored is not None and current else {}
@@ -114,11 +114,9 @@ def build_leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboar
     else:
         note = "Rank ranges are being recomputed for the current set of results."
     rows = []
-    for rank, result in zip(ranks, results, strict=True):
+    for rank, result in wanted:
         model = models[result.model_slug]
         if query.model_type is not None and model.type != query.model_type:
-            continue
-        if query.tier is not None and result.tier != query.tier:
             continue
         rows.append(
             LeaderboardRow(

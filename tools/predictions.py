@@ -60,9 +60,13 @@ async def get_predictions(registry: Registry, query: GetPredictionsQuery) -> Pre
     """Use to reuse per-item predictions: the parquet file's URL, sha256, row count, columns and its first
     `limit` rows (at most 100; download the file from `url` for the rest)."""
     result = stored_result(registry, query.run_id)
+    key = ("predictions", result.run_id, result.predictions_sha256, query.limit)  # the file is pinned by its hash
+    cached: PredictionsPreview | None = registry.cache.peek(registry.store, key)
+    if cached is not None:
+        return cached
     path = registry.predictions_path(result.predictions_path)
     columns, head = await asyncio.to_thread(read_head, path, query.limit)
-    return PredictionsPreview(
+    preview = PredictionsPreview(
         run_id=result.run_id,
         url=registry.predictions_url(result.run_id),
         sha256=result.predictions_sha256,
@@ -70,6 +74,8 @@ async def get_predictions(registry: Registry, query: GetPredictionsQuery) -> Pre
         columns=columns,
         head=head,
     )
+    registry.cache.put(registry.store, key, preview)
+    return preview
 
 
 def predictions_file(registry: Registry, run_id: str, visitor: Visitor | None) -> Path:

@@ -23,17 +23,26 @@ class ReadCache:
     values: dict[Hashable, Any] = field(default_factory=dict)
 
     def get(self, store: Store, key: Hashable, compute: Callable[[], T]) -> T:
+        self.peek(store, key)  # drops answers from before a change
+        if key in self.values:  # a cached None is an answer too
+            return self.values[key]  # type: ignore[no-any-return]
+        value = compute()
+        self.put(store, key, value)
+        return value
+
+    def peek(self, store: Store, key: Hashable) -> Any | None:
+        """The cached answer for `key`, or None; for answers computed off the loop (then `put`)."""
         version = store.data_version()
         if version != self.version:
             self.values.clear()
             self.version = version
-        if key in self.values:
-            return self.values[key]  # type: ignore[no-any-return]
-        value = compute()
+        return self.values.get(key)
+
+    def put(self, store: Store, key: Hashable, value: Any) -> None:
+        self.peek(store, key)  # drops answers from before a change
         if len(self.values) >= MAX_CACHED:
             self.values.clear()
         self.values[key] = value
-        return value
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from store import datasets as dataset_store
 from store.models import Model
-from store.results import Result
+from store.results import Ranked, Result
 from store.tasks import Task
 from tools.registry import Registry
 
@@ -105,14 +105,14 @@ def model_ref(model: Model) -> ModelRef:
     return ModelRef(slug=model.slug, name=model.name, type=model.type, provider=model.provider)
 
 
-def metric_values(result: Result) -> list[MetricValue]:
+def metric_values(result: Result | Ranked) -> list[MetricValue]:
     return [MetricValue(**metric) for metric in orjson.loads(result.metrics_json)["metrics"]]
 
 
-def primary_metric_value(result: Result) -> MetricValue:
-    for metric in metric_values(result):
-        if metric.name == result.primary_metric:
-            return metric
+def primary_metric_value(result: Result | Ranked) -> MetricValue:
+    for metric in orjson.loads(result.metrics_json)["metrics"]:
+        if metric["name"] == result.primary_metric:
+            return MetricValue(**metric)
     return MetricValue(name=result.primary_metric, value=result.primary_value, ci_low=None, ci_high=None)
 
 
