@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
-from servers import ROOT, ensure_wrk, free_port, served
+from servers import ROOT, ensure_wrk, free_port, pinned, served
 
 from evaluator.specs import TaskFile, TaskSpec, load_task_files
 from store import Store
@@ -176,9 +176,20 @@ def mixed_requests(index: dict[str, list[str]], rng: random.Random, count: int =
     return [rng.choices(makers, weights)[0][1]() for _ in range(count)]
 
 
-def run_wrk(url: str, script: Path, connections: int, seconds: int) -> subprocess.Popen[str]:
+def run_wrk(url: str, script: Path, connections: int, seconds: int, cpus: str | None = None) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [ensure_wrk(), "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", str(script), url],
+        [
+            *pinned(cpus),
+            ensure_wrk(),
+            "-t1",
+            f"-c{connections}",
+            f"-d{seconds}s",
+            "--timeout",
+            "10s",
+            "-s",
+            str(script),
+            url,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -232,6 +243,7 @@ class Writer:
 
     db: Path
     endpoint: str
+    cpus: str | None = None
     computed: int = 0
     failures: list[str] = field(default_factory=list)
     stop: threading.Event = field(default_factory=threading.Event)
@@ -241,6 +253,7 @@ class Writer:
         while not self.stop.is_set():
             index += 1
             command = [
+                *pinned(self.cpus),
                 str(Path(sys.executable).parent / "benchtoward"),
                 "eval",
                 "--model",
@@ -284,25 +297,29 @@ def load(
     workdir: Path,
     think_ms: int = 0,
     workers: int = 1,
+    pin: bool = False,
     seed: int = 8,
 ) -> dict[str, Any]:
+    server_cpus, load_cpus = ("0", "1") if pin else (None, None)  # the server on one core, all the rest on the other
     rng = random.Random(seed)
     lookups, mixed = workdir / "lookup.lua", workdir / "mixed.lua"
     lookups.write_text(lua_script(lookup_requests(index, rng), think_ms))
     mixed.write_text(lua_script(mixed_requests(index, rng), think_ms))
     port = free_port()
-    endpoint = subprocess.Popen([sys.executable, str(ROOT / "bench" / "fake_endpoint.py"), str(port), "0.01"])
+    endpoint = subprocess.Popen(
+        [*pinned(load_cpus), sys.executable, str(ROOT / "bench" / "fake_endpoint.py"), str(port), "0.01"]
+    )
     try:
         wait_for_port(port)
-        with served(db, workers, log=workdir / "server.log") as (url, server):
+        with served(db, workers, log=workdir / "server.log", cpus=server_cpus) as (url, server):
             sampler = Sampler(server.pid)
-            writer = Writer(db, f"http://127.0.0.1:{port}/v1")
+            writer = Writer(db, f"http://127.0.0.1:{port}/v1", load_cpus)
             threads = [threading.Thread(target=sampler.run), threading.Thread(target=writer.run)]
             for thread in threads:
                 thread.start()
             try:
                 started = time.perf_counter()
-                loaders = [run_wrk(url, lookups, 16, seconds), run_wrk(url, mixed, 48, seconds)]
+                loaders = [run_wrk(url, lookups, 16, seconds, load_cpus), run_wrk(url, mixed, 48, seconds, load_cpus)]
                 lookup_figures, mixed_figures = (figures_of(process) for process in loaders)
                 wall = time.perf_counter() - started
             finally:
@@ -318,6 +335,7 @@ def load(
     return {
         "seconds": round(wall, 1),
         "think_ms": think_ms,
+        "pinned": pin,
         "workers": workers,
         "lookup": lookup_figures,
         "mixed": mixed_figures,
@@ -389,6 +407,7 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=None, help="Also write the figures to this file.")
     parser.add_argument("--think-ms", type=int, default=0, help="Each client's pause between requests (0: none).")
     parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes of the server.")
+    parser.add_argument("--pin", action="store_true", help="Server on CPU 0; wrk, evaluations, endpoint on CPU 1.")
     parser.add_argument("--compare-workers", action="store_true")
     args = parser.parse_args()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="benchtoward-load-"))
@@ -398,7 +417,7 @@ def main() -> int:
         f"\n{args.models} models x {len(index['tasks'])} task versions, {args.seconds} s, 64 connections "
         f"(think time {args.think_ms} ms), {args.workers} worker(s), wrk -t1 x2"
     )
-    result = load(db, index, args.seconds, workdir, args.think_ms, args.workers)
+    result = load(db, index, args.seconds, workdir, args.think_ms, args.workers, args.pin)
     ok = report(result)
     if args.compare_workers:
         result["workers"] = compare_workers(db, index, min(args.seconds, 15), workdir)

@@ -44,8 +44,12 @@ async def build_database(db: Path, models: int, tasks: list[str]) -> list[str]:
             )
             slugs.append(model.slug)
             for task in tasks:
-                bundle = write_bundle(db.parent / "bundles" / f"{index}-{task}", task=task, model=model,
-                                      quality=0.3 + 0.5 * index / models)
+                bundle = write_bundle(
+                    db.parent / "bundles" / f"{index}-{task}",
+                    task=task,
+                    model=model,
+                    quality=0.3 + 0.5 * index / models,
+                )
                 await import_result(registry, bundle)
     finally:
         await store.close()
@@ -71,11 +75,25 @@ def wait_for(url: str, seconds: float = 60) -> None:
 
 
 @contextmanager
-def served(db: Path, workers: int = 1, log: Path | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """`benchtoward serve` on a free port: (its URL, the process); with one worker the process is the server."""
+def served(
+    db: Path, workers: int = 1, log: Path | None = None, cpus: str | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`benchtoward serve` on a free port: (its URL, the process); with one worker the process is the server.
+    `cpus` pins it (taskset), e.g. "0", so that load generators on the other core do not take its time."""
     port = free_port()
-    command = [str(Path(sys.executable).parent / "benchtoward"), "serve", "--db", str(db), "--port", str(port),
-               "--log-level", "warning", "--workers", str(workers)]
+    command = [
+        *pinned(cpus),
+        str(Path(sys.executable).parent / "benchtoward"),
+        "serve",
+        "--db",
+        str(db),
+        "--port",
+        str(port),
+        "--log-level",
+        "warning",
+        "--workers",
+        str(workers),
+    ]
     output = log.open("wb") if log else subprocess.DEVNULL
     process = subprocess.Popen(command, stdout=output, stderr=output)
     url = f"http://127.0.0.1:{port}"
@@ -95,6 +113,10 @@ def benchtoward(db: Path, workers: int = 1) -> Iterator[str]:
         yield url
 
 
+def pinned(cpus: str | None) -> list[str]:
+    return ["taskset", "-c", cpus] if cpus else []
+
+
 def ensure_wrk() -> str:
     found = shutil.which("wrk")
     if found:
@@ -107,7 +129,9 @@ def requests_per_second(url: str, connections: int = 32, seconds: int = 8, threa
     """wrk's Requests/sec for `url` (non-2xx responses make the run fail loudly)."""
     output = subprocess.run(
         [ensure_wrk(), f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", url],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     if "Non-2xx" in output or "Socket errors" in output:
         raise RuntimeError(f"errors while loading {url}:\n{output}")

@@ -80,11 +80,36 @@ def apply_migrations(connection: sqlite3.Connection, found: list[tuple[int, str,
             )
             applied.add(name)
         connection.execute(f"PRAGMA user_version = {len(applied)}")
+        install_generation(connection)
         connection.execute("COMMIT")
     except BaseException:
         connection.execute("ROLLBACK")
         raise
     return len(applied)
+
+
+# Tables whose writes change no answer a reader caches: an evaluation's claim and its per-item cache, written
+# several times a second while it runs. Every other table moves the generation (tables added later included).
+UNCACHED_TABLES = frozenset({"runs", "run_items", "schema_migrations", "generation"})
+
+
+def install_generation(connection: sqlite3.Connection) -> None:
+    """A counter that every write to a table readers cache answers from moves (by triggers), so caches are
+    dropped when an answer may have changed, not on every commit. Table names come from the schema itself."""
+    connection.execute(
+        "CREATE TABLE IF NOT EXISTS generation (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL) STRICT"
+    )
+    connection.execute("INSERT OR IGNORE INTO generation (id, n) VALUES (1, 0)")
+    tables = connection.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall()
+    virtual = [name for name, sql in tables if (sql or "").upper().startswith("CREATE VIRTUAL TABLE")]
+    for name, _ in tables:
+        if name in UNCACHED_TABLES or name.startswith("sqlite_") or any(name.startswith(v) for v in virtual):
+            continue  # FTS shadow tables move with the table that writes them
+        for event in ("INSERT", "UPDATE", "DELETE"):
+            connection.execute(
+                f'CREATE TRIGGER IF NOT EXISTS "generation_{name}_{event.lower()}" AFTER {event} ON "{name}" '
+                "BEGIN UPDATE generation SET n = n + 1 WHERE id = 1; END"
+            )
 
 
 def configure(connection: sqlite3.Connection) -> None:
@@ -130,6 +155,11 @@ class Store:
 
     def schema_version(self) -> int:
         return int(self._reader.execute("PRAGMA user_version").fetchone()[0])
+
+    def generation(self) -> int:
+        """Moves whenever a table that answers are read from is written, by any connection or process."""
+        row = self._reader.execute("SELECT n FROM generation WHERE id = 1").fetchone()
+        return int(row[0]) if row else 0
 
     def data_version(self) -> int:
         """Changes whenever any other connection (our writer, another process) commits; cheap to ask."""

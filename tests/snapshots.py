@@ -11,7 +11,9 @@ Rows = dict[str, list[tuple[object, ...]]]
 
 
 def database_rows(db: Path, skip: tuple[str, ...] = ()) -> Rows:
-    """Every row of every table (sorted), on a read-only connection; FTS shadow tables included."""
+    """Every row of every table (sorted), on a read-only connection; FTS shadow tables included; the cache
+    generation counter left out (bookkeeping that moves at every start)."""
+    skip = (*skip, "generation")
     connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]

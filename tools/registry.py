@@ -16,8 +16,9 @@ MAX_CACHED = 4096
 
 @dataclass
 class ReadCache:
-    """Answers computed from the store, kept until the store changes (SQLite's data_version moves on every
-    commit by another connection: our writer, a CLI run, another worker process). Values must be immutable."""
+    """Answers computed from the store, kept until the store changes in a way that may change them: the store's
+    generation moves on every write to a table answers come from, by our writer, a CLI run or another worker
+    process (not on an evaluation's per-item cache writes). Values must be immutable."""
 
     version: int = -1
     values: dict[Hashable, Any] = field(default_factory=dict)
@@ -32,7 +33,7 @@ class ReadCache:
 
     def peek(self, store: Store, key: Hashable) -> Any | None:
         """The cached answer for `key`, or None; for answers computed off the loop (then `put`)."""
-        version = store.data_version()
+        version = store.generation()
         if version != self.version:
             self.values.clear()
             self.version = version
