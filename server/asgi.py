@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 from starlette.applications import Starlette
 
 from server.app import build_app
@@ -9,4 +11,8 @@ from server.settings import from_sources
 
 
 def create_app() -> Starlette:
-    return build_app(from_sources({}))
+    app = build_app(from_sources({}))
+    # Everything loaded so far (modules, schemas, the MCP server) lives as long as the process: keep it out of the
+    # collector's scans. Measured under load: full collections went from ~125 ms to ~20-50 ms.
+    gc.freeze()
+    return app
