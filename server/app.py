@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -80,6 +81,12 @@ def start_worker(runtime: Runtime, registry: Registry) -> list[asyncio.Task[None
     return [asyncio.create_task(runtime.worker.run_forever(), name="evaluator-worker")]
 
 
+async def refuse_mcp_stream(request: Request) -> Response:
+    """A stateless server has no server-initiated messages: GET /mcp would open an SSE stream that never ends
+    (a connection held open per request, for nothing). The transport allows answering 405 instead."""
+    raise HTTPException(405, headers={"Allow": "POST"})
+
+
 def build_app(settings: Settings) -> Starlette:
     runtime = Runtime(settings)
     mcp = build_mcp(runtime)
@@ -119,6 +126,7 @@ def build_app(settings: Settings) -> Starlette:
         *api_routes(runtime),
         *review_routes(runtime),
         *document_routes(settings),
+        Route("/mcp", refuse_mcp_stream, methods=["GET"], name="mcp_stream"),  # before the MCP app's own route
         *mcp_app.routes,
         *page_routes(runtime),
         *benchmark_page_routes(runtime),
