@@ -298,6 +298,7 @@ def load(
     think_ms: int = 0,
     workers: int = 1,
     pin: bool = False,
+    writer_on: bool = True,
     seed: int = 8,
 ) -> dict[str, Any]:
     server_cpus, load_cpus = ("0", "1") if pin else (None, None)  # the server on one core, all the rest on the other
@@ -314,7 +315,8 @@ def load(
         with served(db, workers, log=workdir / "server.log", cpus=server_cpus) as (url, server):
             sampler = Sampler(server.pid)
             writer = Writer(db, f"http://127.0.0.1:{port}/v1", load_cpus)
-            threads = [threading.Thread(target=sampler.run), threading.Thread(target=writer.run)]
+            threads = [threading.Thread(target=sampler.run)]
+            threads += [threading.Thread(target=writer.run)] if writer_on else []
             for thread in threads:
                 thread.start()
             try:
@@ -407,6 +409,7 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=None, help="Also write the figures to this file.")
     parser.add_argument("--think-ms", type=int, default=0, help="Each client's pause between requests (0: none).")
     parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes of the server.")
+    parser.add_argument("--no-writer", action="store_true", help="No evaluation writes during the run.")
     parser.add_argument("--pin", action="store_true", help="Server on CPU 0; wrk, evaluations, endpoint on CPU 1.")
     parser.add_argument("--compare-workers", action="store_true")
     args = parser.parse_args()
@@ -417,7 +420,7 @@ def main() -> int:
         f"\n{args.models} models x {len(index['tasks'])} task versions, {args.seconds} s, 64 connections "
         f"(think time {args.think_ms} ms), {args.workers} worker(s), wrk -t1 x2"
     )
-    result = load(db, index, args.seconds, workdir, args.think_ms, args.workers, args.pin)
+    result = load(db, index, args.seconds, workdir, args.think_ms, args.workers, args.pin, not args.no_writer)
     ok = report(result)
     if args.compare_workers:
         result["workers"] = compare_workers(db, index, min(args.seconds, 15), workdir)

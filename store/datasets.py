@@ -42,7 +42,10 @@ async def upsert_dataset(store: Store, dataset: Dataset) -> None:
             f"INSERT INTO datasets ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (slug) DO UPDATE SET name = excluded.name, license = excluded.license, "
             "license_url = excluded.license_url, citation = excluded.citation, doi = excluded.doi, "
-            "source = excluded.source, notes = excluded.notes, demo = excluded.demo",
+            "source = excluded.source, notes = excluded.notes, demo = excluded.demo "
+            "WHERE (name, license, license_url, citation, doi, source, notes, demo) IS NOT (excluded.name, "
+            "excluded.license, excluded.license_url, excluded.citation, excluded.doi, excluded.source, "
+            "excluded.notes, excluded.demo)",  # unchanged records are not written (read caches stay)
             (
                 dataset.slug,
                 dataset.name,

@@ -133,21 +133,23 @@ async def upsert_task(store: Store, task: Task) -> None:
                 f"{task.ref}: the stored spec has hash {existing['spec_hash'][:12]}…, the new one "
                 f"{task.spec_hash[:12]}…; a changed definition must be a new version"
             )
+        metadata = (
+            task.title,
+            task.summary,
+            int(task.preview),
+            int(task.demo),
+            task.change_note,
+            task.contamination_note,
+            task.catalog_id,
+        )
         await db.execute(  # a change note a maintainer wrote when publishing wins over the file's (0006)
             "UPDATE tasks SET title = ?, summary = ?, preview = ?, demo = ?, "
             "change_note = CASE WHEN note_set_by = '' THEN ? ELSE change_note END, "
-            "contamination_note = ?, catalog_id = ? WHERE slug = ? AND version = ?",
-            (
-                task.title,
-                task.summary,
-                int(task.preview),
-                int(task.demo),
-                task.change_note,
-                task.contamination_note,
-                task.catalog_id,
-                task.slug,
-                task.version,
-            ),
+            "contamination_note = ?, catalog_id = ? WHERE slug = ? AND version = ? "
+            # unchanged metadata is not written: every process start would otherwise empty every read cache
+            "AND (title, summary, preview, demo, change_note, contamination_note, catalog_id) IS NOT "
+            "(?, ?, ?, ?, CASE WHEN note_set_by = '' THEN ? ELSE change_note END, ?, ?)",
+            (*metadata, task.slug, task.version, *metadata),
         )
 
 

@@ -74,3 +74,11 @@ async def test_a_store_opened_twice_installs_its_triggers_once(tmp_path: Path) -
     connection.close()
     assert len(names) == len(set(names)) > 0
     assert not any(name.startswith(("generation_run_items", "generation_runs_")) for name in names)
+
+
+async def test_loading_the_same_specs_again_at_a_start_moves_nothing(registry: Registry) -> None:
+    from tools.seed import sync_specs
+
+    before = registry.store.generation()
+    await sync_specs(registry.store)  # what every `benchtoward` process does when it opens the store
+    assert registry.store.generation() == before
