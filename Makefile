@@ -8,7 +8,7 @@ DB     ?= benchtoward.db
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: install run test test-slow bench browser lint clean
+.PHONY: install run test test-slow bench browser lint clean system-tools fuzz-api fuzz-parsers load audit
 
 install: $(STAMP)
 
@@ -22,11 +22,29 @@ run: install
 	$(BIN)/benchtoward demo --db $(DB) --quiet
 	$(BIN)/benchtoward serve --db $(DB) --host $(HOST) --port $(PORT)
 
-test: install
+# wrk (Debian) drives the load test; without root or apt the test says it is skipped and why.
+system-tools:
+	@command -v wrk >/dev/null 2>&1 || (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq wrk >/dev/null 2>&1) || echo "wrk could not be installed: the load test will be skipped"
+
+test: install system-tools
 	$(BIN)/python -m pytest -q -m "not slow"
 
 test-slow: install
 	$(BIN)/python -m pytest -q -m slow
+
+# Long runs behind the bounded CI versions (issue 8); each prints its figures.
+fuzz-api: install
+	$(BIN)/python bench/fuzz_api.py --models 20 --max-examples 500 --max-time 900
+
+fuzz-parsers: install
+	$(BIN)/python bench/fuzz_parsers.py --examples 20000
+
+load: install system-tools
+	$(BIN)/python bench/load_bench.py --models 200 --seconds 60 --think-ms 200 --pin --workdir .cache/load
+	$(BIN)/python bench/load_bench.py --models 200 --seconds 60 --compare-workers --workdir .cache/load
+
+audit: install
+	$(BIN)/python -m pytest -q -rs tests/test_packaging_audit.py
 
 lint: install
 	$(BIN)/python -m ruff check server tools store evaluator web tests bench
