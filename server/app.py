@@ -25,7 +25,7 @@ from store import Store
 from tools.errors import NotFound
 from tools.registry import Registry
 from tools.seed import sync_specs
-from web.pages import page_routes
+from web.pages import known_page, page_routes
 
 log = logging.getLogger("benchtoward")
 LLMS_TXT = Path(__file__).resolve().parent.parent / "llms.txt"
@@ -91,7 +91,12 @@ def build_app(settings: Settings) -> Starlette:
         finally:
             await store.close()
 
-    routes = [*api_routes(runtime), *document_routes(settings), *mcp_app.routes, *page_routes(runtime)]
+    pages = page_routes(runtime)
+
+    async def is_page(path: str) -> bool:
+        return await known_page(runtime, pages, path)
+
+    routes = [*api_routes(runtime, is_page), *document_routes(settings), *mcp_app.routes, *pages]
     return Starlette(
         routes=routes,
         middleware=[Middleware(AccessLog), Middleware(SecurityHeaders)],

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from tools import datasets, leaderboard, lookup, predictions, results, stats, tasks
+from tools import datasets, leaderboard, lookup, models, predictions, results, stats, tasks
 from tools.errors import AppError, BadRequest, DatasetNotFound, ModelNotFound, RunNotFound, TaskNotFound
 from tools.registry import Registry
 from tools.usage import Visitor
@@ -98,6 +98,15 @@ OPERATIONS: tuple[Operation, ...] = (
         "/v1/results/{run_id}",
         "One result: all metrics with 95% CIs, configuration, versions, cost, BibTeX",
         errors=(RunNotFound,),
+    ),
+    Operation(
+        "get_model",
+        models.get_model,
+        models.GetModelQuery,
+        models.ModelDetail,
+        "/v1/model",
+        "One model: type, provider, version, status and its results on every task",
+        errors=(ModelNotFound,),
     ),
     Operation(
         "lookup",

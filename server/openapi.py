@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from evaluator.version import HARNESS_VERSION
 from server.capabilities import OPERATIONS, Operation
-from tools.errors import BadRequest, ErrorBody, RunNotFound, TaskNotFound
+from tools.errors import BadRequest, ErrorBody, PayloadTooLarge, RunNotFound, TaskNotFound
 from tools.leaderboard import LeaderboardQuery
+from tools.visits import MAX_BEACON_BYTES, Beacon
 
 REF = "#/components/schemas/{model}"
 PATH_PARAM = re.compile(r"{(\w+)}")
@@ -100,11 +101,39 @@ def file_operations() -> dict[str, Any]:
     }
 
 
+def beacon_operation() -> dict[str, Any]:
+    return {
+        "post": {
+            "operationId": "beacon",
+            "summary": "Sent once by each page's script: a real browser opened this page (counted as a visit)",
+            "description": "The body is the page's path, as text or as JSON, at most "
+            f"{MAX_BEACON_BYTES} bytes. Only paths of this site's pages are accepted; a query string is ignored. "
+            "Visits are counted once per page, daily visitor hash and Korea-time day; known crawlers are not "
+            "counted. No cookie is set and nothing identifying is sent.",
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "text/plain": {"schema": {"type": "string", "example": "/tasks/clinicalqa"}},
+                    "application/json": {"schema": {"$ref": REF.format(model="Beacon")}},
+                },
+            },
+            "responses": {
+                "204": {"description": "Received"},
+                **error_responses((PayloadTooLarge,)),
+            },
+        }
+    }
+
+
 def openapi_document(base_url: str) -> dict[str, Any]:
-    models = [(op.response, "serialization") for op in OPERATIONS] + [(ErrorBody, "serialization")]
+    models: list[tuple[type[BaseModel], Literal["validation", "serialization"]]] = [
+        (op.response, "serialization") for op in OPERATIONS
+    ]
+    models += [(ErrorBody, "serialization"), (Beacon, "validation")]
     _, definitions = models_json_schema(models, ref_template=REF)
     paths: dict[str, Any] = {op.path: {"get": json_operation(op)} for op in OPERATIONS}
     paths.update(file_operations())
+    paths["/v1/beacon"] = beacon_operation()
     return {
         "openapi": "3.1.0",
         "info": {

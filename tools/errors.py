@@ -56,6 +56,11 @@ class DatasetNotFound(NotFound):
     code = "dataset_not_found"
 
 
+class PayloadTooLarge(AppError):
+    code = "payload_too_large"
+    status = 413
+
+
 class MethodNotAllowed(AppError):
     code = "method_not_allowed"
     status = 405
