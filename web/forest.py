@@ -59,25 +59,20 @@ class Estimate:
 
 
 def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
-    """Round tick values covering [low, high], about `count` of them."""
-    span = high - low
-    raw = span / max(count, 1)
+    """Round tick values within [low, high], about `count` of them (never more than a few times that)."""
+    raw = (high - low) / max(count, 1)
     magnitude = 10 ** math.floor(math.log10(raw))
     step = next(s * magnitude for s in NICE_STEPS if s * magnitude >= raw)
-    first = math.ceil(low / step - 1e-9) * step
-    ticks = []
-    value = first
-    while value <= high + 1e-9:
-        ticks.append(round(value, 10))
-        value += step
-    return ticks
+    first, last = math.ceil(low / step - 1e-9), math.floor(high / step + 1e-9)
+    return [round(k * step, 12) for k in range(first, last + 1)]
 
 
 def domain(estimates: Sequence[Estimate]) -> tuple[float, float]:
     """The x range: every interval, padded a little; kept within [0, 1] when all values are proportions."""
     values = [v for e in estimates for v in (e.value, e.ci_low, e.ci_high) if v is not None]
     low, high = min(values), max(values)
-    pad = (high - low) * 0.05 or 0.05
+    scale = max(abs(low), abs(high), 1.0)
+    pad = max((high - low) * 0.05, scale * 0.01)  # identical values still get an axis around them
     low, high = low - pad, high + pad
     if all(0.0 <= v <= 1.0 for v in values):
         low, high = max(low, 0.0), min(high, 1.0)
