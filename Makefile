@@ -26,6 +26,7 @@ $(STAMP): pyproject.toml requirements.lock
 	touch $(STAMP)
 
 run: install
+	$(BIN)/benchtoward demo --db $(DB) --quiet
 	$(BIN)/benchtoward serve --db $(DB) --host $(HOST) --port $(PORT)
 
 browser: $(AXE)

@@ -71,33 +71,57 @@ def bootstrap(spec: TaskSpec, run_key: str, unit_ids: list[str], **data: np.ndar
     """Every metric of the spec with its cluster-bootstrap CI, seeded from the run key."""
     names = [m["name"] for m in spec.metrics]
     return stats.bootstrap_metrics(
-        names, units=stats.factorize_units(np.asarray(unit_ids)), replicates=int(spec.bootstrap["replicates"]),
-        rng=stats.rng_from_key(run_key), level=float(spec.bootstrap.get("level", 0.95)), **data,
+        names,
+        units=stats.factorize_units(np.asarray(unit_ids)),
+        replicates=int(spec.bootstrap["replicates"]),
+        rng=stats.rng_from_key(run_key),
+        level=float(spec.bootstrap.get("level", 0.95)),
+        **data,
     )
 
 
-def score_mcq(instances: Sequence[Instance], outputs: dict[str, ItemOutput], spec: TaskSpec, run_key: str) -> Computation:
+def score_mcq(
+    instances: Sequence[Instance], outputs: dict[str, ItemOutput], spec: TaskSpec, run_key: str
+) -> Computation:
     """Parse each output with the spec's parser and score it; unparsable answers count as wrong."""
-    columns: dict[str, list[Any]] = {name: [] for name in (
-        "instance_id", "unit_id", "label", "prediction", "correct", "parsed", "raw_output",
-        "prompt_tokens", "completion_tokens", "latency_ms",
-    )}
+    columns: dict[str, list[Any]] = {
+        name: []
+        for name in (
+            "instance_id",
+            "unit_id",
+            "label",
+            "prediction",
+            "correct",
+            "parsed",
+            "raw_output",
+            "prompt_tokens",
+            "completion_tokens",
+            "latency_ms",
+        )
+    }
     for instance in instances:
         output = outputs[instance.instance_id]
         text = output.raw_output if output.raw_output is not None else output.answer
         scored = score_output(text, instance)
         for name, value in (
-            ("instance_id", instance.instance_id), ("unit_id", instance.unit_id), ("label", instance.label),
-            ("prediction", scored.prediction), ("correct", scored.correct), ("parsed", scored.parsed),
-            ("raw_output", output.raw_output), ("prompt_tokens", output.prompt_tokens),
-            ("completion_tokens", output.completion_tokens), ("latency_ms", output.latency_ms),
+            ("instance_id", instance.instance_id),
+            ("unit_id", instance.unit_id),
+            ("label", instance.label),
+            ("prediction", scored.prediction),
+            ("correct", scored.correct),
+            ("parsed", scored.parsed),
+            ("raw_output", output.raw_output),
+            ("prompt_tokens", output.prompt_tokens),
+            ("completion_tokens", output.completion_tokens),
+            ("latency_ms", output.latency_ms),
         ):
             columns[name].append(value)
     correct = np.array(columns["correct"], dtype=bool)
     return Computation(
         columns=columns,
         metrics=bootstrap(spec, run_key, columns["unit_id"], correct=correct),
-        n=len(instances), n_units=len(set(columns["unit_id"])),
+        n=len(instances),
+        n_units=len(set(columns["unit_id"])),
         parse_rate=float(np.mean(columns["parsed"])) if instances else None,
         prompt_tokens=sum(t or 0 for t in columns["prompt_tokens"]),
         completion_tokens=sum(t or 0 for t in columns["completion_tokens"]),
@@ -115,6 +139,12 @@ def score_binary(columns: dict[str, list[Any]], spec: TaskSpec, run_key: str) ->
     n_units = len(set(columns["unit_id"]))
     prevalence = stats.Estimate("prevalence", float(labels.mean()), None, None, int(labels.size), n_units, 0, 0)
     return Computation(
-        columns=columns, metrics=[*metrics, prevalence], n=int(labels.size), n_units=n_units, parse_rate=None,
-        prompt_tokens=0, completion_tokens=0, instance_set_hash=instance_set_hash(columns["instance_id"]),
+        columns=columns,
+        metrics=[*metrics, prevalence],
+        n=int(labels.size),
+        n_units=n_units,
+        parse_rate=None,
+        prompt_tokens=0,
+        completion_tokens=0,
+        instance_set_hash=instance_set_hash(columns["instance_id"]),
     )

@@ -15,6 +15,7 @@ from server.capabilities import OPERATIONS, Operation, parse_query
 from server.runtime import Runtime
 from tools import leaderboard, predictions, visits
 from tools.errors import BadRequest, NotFound
+from tools.registry import Registry
 
 JSON = "application/json"
 PARQUET = "application/vnd.apache.parquet"
@@ -25,6 +26,15 @@ def json_response(model: BaseModel | dict[str, Any], status: int = 200) -> Respo
     return Response(orjson.dumps(body), status_code=status, media_type=JSON)
 
 
+def encoded(registry: Registry, model: BaseModel) -> bytes:
+    """The JSON of a capability's answer; answers served from the read cache are encoded once. The cache
+    holds the answer itself beside its bytes, so its id cannot be reused while the entry lives."""
+    entry = registry.remember(("json", id(model)), lambda: (model, orjson.dumps(model.model_dump(mode="json"))))
+    if entry[0] is model:
+        return entry[1]
+    return orjson.dumps(model.model_dump(mode="json"))
+
+
 def inputs(request: Request) -> dict[str, Any]:
     return {**dict(request.query_params), **request.path_params}
 
@@ -33,7 +43,7 @@ def endpoint(operation: Operation, runtime: Runtime):  # type: ignore[no-untyped
     async def handle(request: Request) -> Response:
         query = parse_query(operation.query, inputs(request))
         result = await operation.call(runtime.registry, query, runtime.visitor(request))
-        return json_response(result)
+        return Response(encoded(runtime.registry, result), media_type=JSON)
 
     handle.__name__ = operation.name
     return handle

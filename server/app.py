@@ -23,8 +23,10 @@ from server.runtime import Runtime, load_secret
 from server.settings import Settings
 from store import Store
 from tools.errors import NotFound
+from tools.ranking import refresh_stale
 from tools.registry import Registry
 from tools.seed import sync_specs
+from web.benchmarks import benchmark_page_routes
 from web.pages import known_page, page_routes
 
 log = logging.getLogger("benchtoward")
@@ -80,18 +82,20 @@ def build_app(settings: Settings) -> Starlette:
             runtime.start(registry, load_secret(settings.secret_file))
             app.state.runtime = runtime
             flusher = asyncio.create_task(flush_usage_forever(registry))
+            ranking = asyncio.create_task(refresh_stale(registry))  # results imported while the server was down
             try:
                 async with mcp.session_manager.run():
                     yield
             finally:
-                flusher.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await flusher
+                for task in (flusher, ranking):
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
                 await registry.usage.flush(store)
         finally:
             await store.close()
 
-    pages = page_routes(runtime)
+    pages = [*page_routes(runtime), *benchmark_page_routes(runtime)]
 
     async def is_page(path: str) -> bool:
         return await known_page(runtime, pages, path)

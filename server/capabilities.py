@@ -13,8 +13,16 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from tools import datasets, leaderboard, lookup, models, predictions, results, stats, tasks
-from tools.errors import AppError, BadRequest, DatasetNotFound, ModelNotFound, RunNotFound, TaskNotFound
+from tools import catalog, datasets, leaderboard, lookup, models, predictions, results, stats, tasks
+from tools.errors import (
+    AppError,
+    BadRequest,
+    BenchmarkNotFound,
+    DatasetNotFound,
+    ModelNotFound,
+    RunNotFound,
+    TaskNotFound,
+)
 from tools.registry import Registry
 from tools.usage import Visitor
 
@@ -133,6 +141,23 @@ OPERATIONS: tuple[Operation, ...] = (
         "/v1/predictions/{run_id}",
         "Predictions file URL, row count, columns and the first rows",
         errors=(RunNotFound,),
+    ),
+    Operation(
+        "list_benchmarks",
+        catalog.list_benchmarks,
+        catalog.ListBenchmarksQuery,
+        catalog.BenchmarkList,
+        "/v1/benchmarks",
+        "The benchmark catalog: filter by tag, language, status, runs_here; search with q",
+    ),
+    Operation(
+        "get_benchmark",
+        catalog.get_benchmark,
+        catalog.GetBenchmarkQuery,
+        catalog.BenchmarkDetail,
+        "/v1/benchmarks/{id}",
+        "One catalog entry as imported, with its revisions, tasks and naming-collision warning",
+        errors=(BenchmarkNotFound,),
     ),
 )
 

@@ -4,57 +4,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
 
 import orjson
 
+from server.cli_catalog import add_catalog_commands
+from server.cli_eval import add_eval_commands
+from server.cli_support import add_settings, run_with_registry, setup_logging
 from server.settings import Settings, from_sources, setting_fields
-from store import Store
 from tools.bundles import export_result, import_result
 from tools.errors import AppError
-from tools.registry import Registry
-from tools.seed import sync_specs
 
 Handler = Callable[[argparse.Namespace, Settings], int]
-
-
-def add_settings(parser: argparse.ArgumentParser, names: Sequence[str]) -> None:
-    for name, flag, env, help_text in setting_fields():
-        if name in names:
-            kind = int if name == "port" else Path if name in {"db", "artifacts", "data"} else str
-            parser.add_argument(flag, dest=name, type=kind, default=None, help=f"{help_text} [env {env}]")
-
-
-def setup_logging(level: str) -> None:
-    logging.basicConfig(
-        level=getattr(logging, level.upper(), logging.INFO),
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-
-
-async def open_registry(settings: Settings) -> Registry:
-    store = await Store.open(settings.db)
-    await sync_specs(store)
-    return Registry(store=store, public_url=settings.base_url, artifacts_dir=settings.artifacts_dir)
-
-
-def run_with_registry(settings: Settings, work: Callable[[Registry], Any]) -> Any:
-    async def main() -> Any:
-        registry = await open_registry(settings)
-        try:
-            return await work(registry)
-        finally:
-            await registry.usage.flush(registry.store)
-            await registry.store.close()
-
-    return asyncio.run(main())
 
 
 def serve(args: argparse.Namespace, settings: Settings) -> int:
@@ -78,6 +43,7 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def mcp_stdio(args: argparse.Namespace, settings: Settings) -> int:
+    from server.cli_support import open_registry
     from server.mcp_tools import build_mcp
     from server.runtime import Runtime, load_secret
 
@@ -133,6 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     export_parser.add_argument("directory", type=Path)
     add_settings(export_parser, ["db", "public_url", "artifacts", "log_level"])
     export_parser.set_defaults(handler=export_bundle)
+
+    add_eval_commands(commands)
+    add_catalog_commands(commands)
     return parser
 
 

@@ -130,6 +130,10 @@ class Store:
     def schema_version(self) -> int:
         return int(self._reader.execute("PRAGMA user_version").fetchone()[0])
 
+    def data_version(self) -> int:
+        """Changes whenever any other connection (our writer, another process) commits; cheap to ask."""
+        return int(self._reader.execute("PRAGMA data_version").fetchone()[0])
+
     def read(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """A short indexed read, run inline on the event loop."""
         return self._reader.execute(sql, params).fetchall()

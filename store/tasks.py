@@ -77,6 +77,15 @@ def task_versions(store: Store, slug: str) -> list[Task]:
     return [from_row(row) for row in rows]
 
 
+def tasks_for_catalog(store: Store, catalog_id: str) -> list[Task]:
+    """The task versions that run the benchmark of a catalog entry (their `catalog_id`), demo tasks last."""
+    rows = store.read(
+        f"SELECT {COLUMNS}, {N_RESULTS} AS n_results FROM tasks t WHERE catalog_id = ? ORDER BY demo, slug, version",
+        (catalog_id,),
+    )
+    return [from_row(row) for row in rows]
+
+
 def latest_version(store: Store, slug: str) -> int | None:
     """The latest published version of a task, or the latest version when none is published yet."""
     row = store.read_one(

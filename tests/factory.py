@@ -44,7 +44,7 @@ class FakeModel:
 
 def mcq_columns(rng: np.random.Generator, n: int, quality: float) -> dict[str, list[Any]]:
     ids = [f"q{i:05d}" for i in range(n)]
-    gold = LETTERS[rng.integers(0, 5, size=n)]
+    gold = LETTERS[np.random.default_rng(n).integers(0, 5, size=n)]  # the task's answers, the same for every model
     right = rng.random(n) < quality
     wrong = LETTERS[(np.searchsorted(LETTERS, gold) + rng.integers(1, 5, size=n)) % 5]
     parsed = rng.random(n) < 0.98
@@ -64,14 +64,14 @@ def mcq_columns(rng: np.random.Generator, n: int, quality: float) -> dict[str, l
 
 
 def binary_columns(rng: np.random.Generator, n: int, quality: float) -> dict[str, list[Any]]:
-    patients = rng.integers(0, max(n // 20, 2), size=n)
-    labels = (rng.random(n) < 0.15).astype(np.int8)
+    """Windows and labels are the task's (the same for every model: seeded by n only); scores are the model's."""
+    truth = np.random.default_rng(n)
+    patients = np.sort(truth.integers(0, max(n // 20, 2), size=n))
+    labels = (truth.random(n) < 0.15).astype(np.int8)
     scores = labels * quality * 2 + rng.normal(size=n)
     return {
-        "instance_id": [f"{p}:{i * 30}" for i, p in enumerate(patients)],
-        "unit_id": [str(p) for p in patients],
-        "label": labels.tolist(),
-        "score": scores.tolist(),
+        "instance_id": [f"{p}:{i * 30}" for i, p in enumerate(patients)], "unit_id": [str(p) for p in patients],
+        "label": labels.tolist(), "score": scores.tolist(),
     }
 
 

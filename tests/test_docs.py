@@ -53,5 +53,5 @@ def test_every_readme_curl_example_names_a_served_route() -> None:
     for line in DOCS["README.md"].splitlines():
         if line.startswith("curl "):
             path = line.split("http://127.0.0.1:8000", 1)[1].split("?")[0].rstrip('"')
-            path = path.replace("<run_id>", "{run_id}").replace("clinicalqa", "{slug}")
+            path = path.replace("<run_id>", "{run_id}").replace("clinicalqa", "{slug}").replace("medbench", "{id}")
             assert path in served, line

@@ -41,6 +41,21 @@ CASES = [
     ("/v1/predictions/zzz", 404, "run_not_found"),
     ("/v1/predictions/000000000000?limit=1000", 400, "bad_request"),
     ("/artifacts/000000000000/predictions.parquet", 404, "run_not_found"),
+    ("/v1/benchmarks/nope", 404, "benchmark_not_found"),
+    ("/v1/benchmarks/medbench?revision=99", 404, "benchmark_not_found"),
+    ("/v1/benchmarks/medbench?revision=0", 400, "bad_request"),
+    ("/v1/benchmarks/medbench?revision=abc", 400, "bad_request"),
+    ("/v1/benchmarks/Not%20An%20Id", 400, "bad_request"),
+    (f"/v1/benchmarks/{LONG}", 400, "bad_request"),
+    ("/v1/benchmarks?limit=0", 400, "bad_request"),
+    ("/v1/benchmarks?limit=abc", 400, "bad_request"),
+    ("/v1/benchmarks?limit=100000", 400, "bad_request"),
+    ("/v1/benchmarks?runs_here=perhaps", 400, "bad_request"),
+    (f"/v1/benchmarks?q={LONG}", 400, "bad_request"),
+    ("/v1/benchmarks?q=%22%28%29*%3A", 400, "bad_request"),
+    (f"/v1/benchmarks?tag={SQL}", 400, "bad_request"),
+    ("/v1/benchmarks?language=korean!", 400, "bad_request"),
+    ("/v1/benchmarks?status=Runs%20Here", 400, "bad_request"),
     ("/v1/nope", 404, "not_found"),
     ("/v1", 404, "not_found"),
 ]
@@ -59,7 +74,7 @@ async def test_bad_input_gets_a_json_error_with_a_stable_code(
     assert "Traceback" not in body["message"]
 
 
-@pytest.mark.parametrize("path", ["/v1/lookup", "/v1/tasks", "/v1/results/000000000000"])
+@pytest.mark.parametrize("path", ["/v1/lookup", "/v1/tasks", "/v1/results/000000000000", "/v1/benchmarks"])
 async def test_a_wrong_method_is_method_not_allowed(client: httpx.AsyncClient, path: str) -> None:
     response = await client.post(path, json={})
     assert response.status_code == 405

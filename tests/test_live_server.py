@@ -43,6 +43,12 @@ def parity_calls(run_ids: dict[str, str]) -> list[tuple[str, str, dict[str, Any]
         ("get_predictions", f"/v1/predictions/{run_id}?limit=2", {"run_id": run_id, "limit": 2}),
         ("get_model", "/v1/model?model=hari-q3-8b", {"model": "hari-q3-8b"}),
         ("stats", "/v1/stats", {}),
+        (
+            "list_benchmarks",
+            "/v1/benchmarks?tag=medical&runs_here=true&q=clinical",
+            {"tag": "medical", "runs_here": True, "q": "clinical"},
+        ),
+        ("get_benchmark", "/v1/benchmarks/medbench", {"id": "medbench"}),
     ]
 
 
@@ -80,7 +86,15 @@ async def test_mcp_errors_start_with_the_same_code_as_v1(data_live_server: LiveS
         missing = await mcp.call_tool("lookup", {"model": MEDGEMMA.slug, "task": "nope@0"})
         bad = await mcp.call_tool("leaderboard", {"task": "clinicalqa", "limit": -1})
         gone = await mcp.call_tool("get_result", {"run_id": "000000000000"})
-    for result, code in ((missing, "task_not_found"), (bad, "bad_request"), (gone, "run_not_found")):
+        no_entry = await mcp.call_tool("get_benchmark", {"id": "nope"})
+        bad_search = await mcp.call_tool("list_benchmarks", {"q": "***"})
+    for result, code in (
+        (missing, "task_not_found"),
+        (bad, "bad_request"),
+        (gone, "run_not_found"),
+        (no_entry, "benchmark_not_found"),
+        (bad_search, "bad_request"),
+    ):
         assert result.is_error
         assert result.content[0].text.startswith(f"{code}: ")  # type: ignore[union-attr]
 

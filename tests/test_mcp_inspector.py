@@ -42,6 +42,8 @@ async def test_the_inspector_lists_and_calls_every_tool(data_live_server: LiveSe
         "lookup": ["model=hari-q3-8b", "task=clinicalqa"],
         "get_predictions": [f"run_id={run_id}"],
         "get_model": ["model=hari-q3-8b"],
+        "list_benchmarks": ["q=medbench"],
+        "get_benchmark": ["id=medbench"],
     }
 
     def call(name: str) -> dict:  # type: ignore[type-arg]
@@ -55,3 +57,5 @@ async def test_the_inspector_lists_and_calls_every_tool(data_live_server: LiveSe
         assert answer["structuredContent"], name
     assert called["lookup"]["structuredContent"]["result"]["run_id"] == run_id
     assert called["get_result"]["structuredContent"]["model"]["slug"] == HARI.slug
+    assert called["list_benchmarks"]["structuredContent"]["benchmarks"][0]["id"] == "medbench"
+    assert called["get_benchmark"]["structuredContent"]["name_collision"]["detected_from"] == "body: Lineage"

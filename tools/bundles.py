@@ -36,6 +36,7 @@ from store.tasks import Task
 from tools.citation import result_bibtex
 from tools.errors import BadRequest
 from tools.predictions import stored_result
+from tools.ranking import refresh_rank_ranges
 from tools.registry import Registry
 from tools.schemas import Bootstrap, MetricValue, ResultStatus, Shape, Tier, dataset_credit
 
@@ -247,6 +248,8 @@ async def store_result(registry: Registry, bundle: ResultBundle, predictions: Pa
         if await cursor.fetchone() is not None:  # stored by another writer meanwhile
             return StoredResult(row.run_id, key, created=False)
         await result_store.insert_result(db, row)
+    if row.status == "published" and not row.partial:
+        await refresh_rank_ranges(registry, task.slug, task.version)
     return StoredResult(row.run_id, key, created=True)
 
 

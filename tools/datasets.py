@@ -31,4 +31,7 @@ class ListDatasetsQuery(Shape):
 
 async def list_datasets(registry: Registry, query: ListDatasetsQuery) -> DatasetList:
     """Use to credit data: every dataset BenchToward's tasks use, with licence, licence URL and citation."""
-    return DatasetList(datasets=[DatasetOut(**vars(d)) for d in dataset_store.list_datasets(registry.store)])
+    return registry.remember(
+        ("datasets",),
+        lambda: DatasetList(datasets=[DatasetOut(**vars(d)) for d in dataset_store.list_datasets(registry.store)]),
+    )

@@ -61,6 +61,10 @@ class PayloadTooLarge(AppError):
     status = 413
 
 
+class BenchmarkNotFound(NotFound):
+    code = "benchmark_not_found"
+
+
 class MethodNotAllowed(AppError):
     code = "method_not_allowed"
     status = 405

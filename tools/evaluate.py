@@ -12,7 +12,6 @@ import asyncio
 import os
 import platform
 import socket
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
@@ -33,7 +32,6 @@ from evaluator.version import HARNESS_VERSION
 from evaluator.vitaldb import pipeline as vitaldb_pipeline
 from evaluator.vitaldb.check import check_data_dir
 from evaluator.vitaldb.synthetic import CohortConfig, write_synthetic_cohort
-from store import models as model_store
 from store import results as result_store
 from store import runs as run_store
 from store.clock import utc_now
@@ -60,14 +58,14 @@ class EvalRequest:
 
     model: str
     task: str
-    data: Path | None = None
-    data_root: Path | None = None  # BENCHTOWARD_DATA: <root>/<dataset slug> when --data is not given
-    cache_root: Path | None = None  # where generated demo data goes
+    data: Path | None = None  # --data / BENCHTOWARD_DATA: the task's data, or a folder holding <dataset slug>/
+    cache_root: Path | None = None  # where generated demo data goes when no data is given
     endpoint: str | None = None
     model_id: str | None = None
     api_key_env: str | None = None
     concurrency: int = 16
     timeout_seconds: float = 120.0
+    max_retries: int = 5
     limit: int | None = None
     allow_partial: bool = False
     resume: bool = False
@@ -136,28 +134,28 @@ async def plan_model(registry: Registry, request: EvalRequest, task: Task) -> Pl
         raise BadRequest(f"{task.ref} scores time series; a chat endpoint cannot answer it (use --command)")
     model_id = request.model_id or model.provider_model_id or model.slug.split("/", 1)[1]
     endpoint = EndpointConfig(
-        base_url=base_url, model_id=model_id, api_key_env=request.api_key_env, concurrency=request.concurrency,
-        timeout_seconds=request.timeout_seconds,
+        base_url=base_url,
+        model_id=model_id,
+        api_key_env=request.api_key_env,
+        concurrency=request.concurrency,
+        timeout_seconds=request.timeout_seconds, max_retries=request.max_retries,
     )
     config = {"adapter": "openai-chat", "model_id": model_id}
     return Plan(model, "openai-chat", request.tier or "standard", config, endpoint)
 
 
 def data_location(request: EvalRequest, spec: TaskSpec) -> Path:
-    """--data, else <BENCHTOWARD_DATA>/<dataset slug>, else the data a demo task ships or generates."""
-    if request.data is not None:
-        return request.data
+    """--data (or its <dataset slug> subfolder), else the data a demo task ships or generates."""
     slug = str(spec.dataset["slug"])
-    if request.data_root is not None and (request.data_root / slug).exists():
-        return request.data_root / slug
+    if request.data is not None:
+        return request.data / slug if (request.data / slug).exists() else request.data
     if spec.kind == "mcq":
         shipped = clinicalqa.default_data_path(spec)
         if shipped is not None:
             return shipped
     if "generator" in spec.dataset:
-        root = request.data_root or request.cache_root or Path(".")
-        return root / slug
-    raise BadRequest(f"no local data for {spec.task}: pass --data DIR or set BENCHTOWARD_DATA")
+        return (request.cache_root or Path(".")) / slug
+    raise BadRequest(f"no local data for {spec.task}: pass --data PATH or set BENCHTOWARD_DATA")
 
 
 def generate_if_missing(directory: Path, spec: TaskSpec) -> None:
@@ -167,7 +165,9 @@ def generate_if_missing(directory: Path, spec: TaskSpec) -> None:
         return
     hours = generator.get("hours", [1.5, 4.5])
     config = CohortConfig(
-        seed=int(generator["seed"]), n_patients=int(generator["n_patients"]), min_hours=float(hours[0]),
+        seed=int(generator["seed"]),
+        n_patients=int(generator["n_patients"]),
+        min_hours=float(hours[0]),
         max_hours=float(hours[1]),
     )
     write_synthetic_cohort(directory, config)
@@ -205,29 +205,57 @@ def existing_outcome(registry: Registry, key: str) -> EvalOutcome | None:
     stored = result_store.get_result_by_key(registry.store, key)
     if stored is None:
         return None
-    return EvalOutcome("existing", stored.run_id, key, f"already evaluated: {stored.run_id} ({stored.status})",
-                       detail(registry, stored))
+    return EvalOutcome(
+        "existing",
+        stored.run_id,
+        key,
+        f"already evaluated: {stored.run_id} ({stored.status})",
+        detail(registry, stored),
+    )
 
 
-async def claim(registry: Registry, key: str, inputs: dict[str, Any], plan: Plan, task: Task, resume: bool) -> EvalOutcome | None:
+async def claim(
+    registry: Registry, key: str, inputs: dict[str, Any], plan: Plan, task: Task, resume: bool
+) -> EvalOutcome | None:
     """Claim the key, or say why not: None when this process may compute it."""
     me = owner_id()
     now = utc_now()
-    run = Run(key, run_id_of(key), canonical_json(inputs).decode(), plan.model.slug, task.ref, "running", me, now, now,
-              None, None, 0, "")
+    run = Run(
+        key,
+        run_id_of(key),
+        canonical_json(inputs).decode(),
+        plan.model.slug,
+        task.ref,
+        "running",
+        me,
+        now,
+        now,
+        None,
+        None,
+        0,
+        "",
+    )
     stored, won = await run_store.claim_run(registry.store, run)
     if won:
         return None
     progress = f"{stored.items_done}/{stored.items_total or '?'} items"
     if stored.status == "running" and not claim_is_stale(stored):
-        return EvalOutcome("in_progress", stored.run_id, key,
-                           f"being computed by {stored.owner} since {stored.started_at} ({progress}); not started again")
+        return EvalOutcome(
+            "in_progress",
+            stored.run_id,
+            key,
+            f"being computed by {stored.owner} since {stored.started_at} ({progress}); not started again",
+        )
     state = "failed" if stored.status == "failed" else "stale" if stored.status == "running" else stored.status
     if not resume:
         reason = f": {stored.error}" if stored.error else ""
-        return EvalOutcome("stale" if state != "failed" else "failed", stored.run_id, key,
-                           f"run {stored.run_id} is {state} ({progress}, owner {stored.owner}){reason}; "
-                           "rerun with --resume to finish it")
+        return EvalOutcome(
+            "stale" if state != "failed" else "failed",
+            stored.run_id,
+            key,
+            f"run {stored.run_id} is {state} ({progress}, owner {stored.owner}){reason}; "
+            "rerun with --resume to finish it",
+        )
     if not await run_store.take_over(registry.store, key, stored.owner, me):
         return EvalOutcome("in_progress", stored.run_id, key, "another process took this run over first")
     return None
@@ -267,7 +295,11 @@ def cached(registry: Registry, key: str) -> dict[str, ItemOutput]:
 
 
 async def compute_mcq(
-    registry: Registry, plan: Plan, spec: TaskSpec, instances: list[clinicalqa.Instance], key: str,
+    registry: Registry,
+    plan: Plan,
+    spec: TaskSpec,
+    instances: list[clinicalqa.Instance],
+    key: str,
     progress: runner.Progress,
 ) -> tuple[runner.Computation, int]:
     """Answer every instance (cached items are not asked again) and score; return the count of new calls."""
@@ -282,18 +314,23 @@ async def compute_mcq(
         outputs = {i.instance_id: ItemOutput(answer=answers[i.instance_id]) for i in instances}
     elif plan.adapter == "command":
         todo = [i for i in instances if i.instance_id not in cache]
-        fresh = await run_command(
-            str(plan.config["command"]),
-            [{"instance_id": i.instance_id, "messages": i.messages, "options": list(i.options)} for i in todo],
-            "answer",
-        ) if todo else {}
+        fresh = (
+            await run_command(
+                str(plan.config["command"]),
+                [{"instance_id": i.instance_id, "messages": i.messages, "options": list(i.options)} for i in todo],
+                "answer",
+            )
+            if todo
+            else {}
+        )
         await run_store.save_items(registry.store, key, [(k, v.to_json()) for k, v in fresh.items()])
         outputs, calls = {**cache, **fresh}, len(fresh)
     else:
         assert plan.endpoint is not None
         generation = (spec.model_extra or {}).get("generation", {})
-        endpoint = ChatEndpoint(plan.endpoint, max_tokens=generation.get("max_tokens"),
-                                temperature=float(generation.get("temperature", 0)))
+        endpoint = ChatEndpoint(
+            plan.endpoint, max_tokens=generation.get("max_tokens"), temperature=float(generation.get("temperature", 0))
+        )
         counter = {"calls": 0}
 
         async def ask(instance: clinicalqa.Instance) -> ItemOutput:
@@ -330,8 +367,10 @@ def load_windows(data: Path, spec: TaskSpec, limit: int | None) -> TestWindows:
     windows = vitaldb_pipeline.collect_windows(data, spec)
     rows = [row for row, test in enumerate(windows.test.tolist()) if test][:limit]
     return TestWindows(
-        [windows.instance_ids[r] for r in rows], [windows.unit_ids[r] for r in rows],
-        [int(windows.labels[r]) for r in rows], windows,
+        [windows.instance_ids[r] for r in rows],
+        [windows.unit_ids[r] for r in rows],
+        [int(windows.labels[r]) for r in rows],
+        windows,
     )
 
 
@@ -343,7 +382,9 @@ def command_inputs(data: Path, spec: TaskSpec, wanted: set[str]) -> list[dict[st
             continue
         for row, instance_id in enumerate(case.instance_ids):
             if instance_id in wanted:
-                instances.append({"instance_id": instance_id, "unit_id": case.subjectid, "map": case.inputs[row].tolist()})
+                instances.append(
+                    {"instance_id": instance_id, "unit_id": case.subjectid, "map": case.inputs[row].tolist()}
+                )
     return instances
 
 
@@ -380,32 +421,59 @@ def cost_of(model: Model, plan: Plan, computation: runner.Computation) -> float 
     if plan.adapter != "openai-chat" or model.price_input_per_mtok is None or model.price_output_per_mtok is None:
         return None
     return round(
-        (computation.prompt_tokens * model.price_input_per_mtok
-         + computation.completion_tokens * model.price_output_per_mtok) / 1_000_000, 6,
+        (
+            computation.prompt_tokens * model.price_input_per_mtok
+            + computation.completion_tokens * model.price_output_per_mtok
+        )
+        / 1_000_000,
+        6,
     )
 
 
 def bundle_for(
-    plan: Plan, spec: TaskSpec, inputs: dict[str, Any], key: str, computation: runner.Computation, sha256: str,
+    plan: Plan,
+    spec: TaskSpec,
+    inputs: dict[str, Any],
+    key: str,
+    computation: runner.Computation,
+    sha256: str,
     publish: bool,
 ) -> ResultBundle:
     model = plan.model
     return ResultBundle(
-        key=inputs, run_key=key,
-        model=BundleModel(slug=model.slug, name=model.name, type=model.type, provider=model.provider,
-                          provider_model_id=model.provider_model_id, version=model.version),
+        key=inputs,
+        run_key=key,
+        model=BundleModel(
+            slug=model.slug,
+            name=model.name,
+            type=model.type,
+            provider=model.provider,
+            provider_model_id=model.provider_model_id,
+            version=model.version,
+        ),
         tier=plan.tier,  # type: ignore[arg-type]
         status="published" if publish else "in_review",
-        eval_date=datetime.now(UTC).date().isoformat(), primary_metric=spec.primary_metric,
-        metrics=[MetricValue(name=e.name, value=e.value, ci_low=e.ci_low, ci_high=e.ci_high) for e in computation.metrics],
+        eval_date=datetime.now(UTC).date().isoformat(),
+        primary_metric=spec.primary_metric,
+        metrics=[
+            MetricValue(name=e.name, value=e.value, ci_low=e.ci_low, ci_high=e.ci_high) for e in computation.metrics
+        ],
         bootstrap=Bootstrap(
-            unit=str(spec.bootstrap["unit"]), n_units=computation.n_units, replicates=int(spec.bootstrap["replicates"]),
+            unit=str(spec.bootstrap["unit"]),
+            n_units=computation.n_units,
+            replicates=int(spec.bootstrap["replicates"]),
             level=float(spec.bootstrap.get("level", 0.95)),
             degenerate_replicates=max(e.degenerate_replicates for e in computation.metrics),
         ),
-        n=computation.n, parse_rate=computation.parse_rate, cost_usd=cost_of(model, plan, computation),
-        versions={"harness": HARNESS_VERSION, "spec_hash": inputs["task"]["spec_hash"], "packages": package_versions(),
-                  "tokens": {"prompt": computation.prompt_tokens, "completion": computation.completion_tokens}},
+        n=computation.n,
+        parse_rate=computation.parse_rate,
+        cost_usd=cost_of(model, plan, computation),
+        versions={
+            "harness": HARNESS_VERSION,
+            "spec_hash": inputs["task"]["spec_hash"],
+            "packages": package_versions(),
+            "tokens": {"prompt": computation.prompt_tokens, "completion": computation.completion_tokens},
+        },
         instance_set_hash=computation.instance_set_hash,
         predictions=BundlePredictions(sha256=sha256, rows=computation.n),
     )
@@ -416,21 +484,25 @@ def load_mcq(data: Path, spec: TaskSpec, request: EvalRequest) -> tuple[list[cli
     try:
         loaded = clinicalqa.load_instances(data, spec, allow_partial=request.allow_partial)
     except clinicalqa.DataMismatch as mismatch:
-        raise BadRequest(f"the data differs from {spec.task} (use --allow-partial to run it anyway): "
-                         f"{mismatch.report.describe()}"[:4000]) from None
+        raise BadRequest(
+            f"the data differs from {spec.task} (use --allow-partial to run it anyway): {mismatch.report.describe()}"[
+                :4000
+            ]
+        ) from None
     except (clinicalqa.DataError, OSError, ValueError) as error:
         raise BadRequest(f"cannot read {spec.task} data at {data}: {error}"[:2000]) from None
     return list(loaded.instances)[: request.limit], loaded.report.ok
 
 
-async def load_binary(data: Path, spec: TaskSpec, request: EvalRequest) -> tuple[TestWindows, bool]:
+async def check_binary(data: Path, spec: TaskSpec, request: EvalRequest) -> bool:
+    """Generate a demo cohort if needed, check the data; return whether it is the spec's whole set."""
     await asyncio.to_thread(generate_if_missing, data, spec)
     report = await asyncio.to_thread(check_data_dir, data, spec)
     if not report.ok and not request.allow_partial:
         differences = "; ".join(report.differences)
         raise BadRequest(f"the data at {data} differs from {spec.task} (use --allow-partial to run it anyway): "
                          f"{differences}"[:4000])
-    return await asyncio.to_thread(load_windows, data, spec, request.limit), report.ok
+    return bool(report.ok)
 
 
 async def evaluate(
@@ -441,16 +513,23 @@ async def evaluate(
     spec = spec_of(task)
     plan = await plan_model(registry, request, task)
     data = data_location(request, spec)
+    windows: TestWindows | None = None
     if spec.kind == "mcq":
         instances, complete = load_mcq(data, spec, request)
         ids = [i.instance_id for i in instances]
-    else:
-        windows, complete = await load_binary(data, spec, request)
-        ids = windows.instance_ids
+    else:  # windowing a cohort takes seconds: only when the key needs the ids, or once the run is ours
+        complete = await check_binary(data, spec, request)
+        if not complete or request.limit is not None:
+            windows = await asyncio.to_thread(load_windows, data, spec, request.limit)
+        ids = windows.instance_ids if windows else []
     config = partial_config(request, plan.config, ids, complete)
     inputs = run_key_inputs(
-        model_slug=plan.model.slug, model_version=plan.model.version, task_slug=task.slug,
-        task_version=task.version, spec_hash=task.spec_hash, config=config,
+        model_slug=plan.model.slug,
+        model_version=plan.model.version,
+        task_slug=task.slug,
+        task_version=task.version,
+        spec_hash=task.spec_hash,
+        config=config,
     )
     key = run_key_of(inputs)
     found = existing_outcome(registry, key)
@@ -470,6 +549,7 @@ async def evaluate(
             if spec.kind == "mcq":
                 computation, calls = await compute_mcq(registry, plan, spec, instances, key, report)
             else:
+                windows = windows or await asyncio.to_thread(load_windows, data, spec, request.limit)
                 computation, calls = await compute_binary(registry, plan, spec, data, windows, key)
             path = registry.predictions_path(f"{run_id}/{FILE_NAME}")
             sha256 = await asyncio.to_thread(write_predictions, path, spec.kind, computation.columns)

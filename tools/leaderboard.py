@@ -8,8 +8,10 @@ import io
 from pydantic import Field
 
 from store import models as model_store
+from store import rank_ranges as range_store
 from store import results as result_store
 from store.results import Result, ResultFilter
+from tools.ranking import is_current
 from tools.refs import resolve_task
 from tools.registry import Registry
 from tools.schemas import MetricValue, ModelRef, ResultStatus, Shape, Tier, model_ref, primary_metric_value
@@ -59,7 +61,7 @@ class Leaderboard(Shape):
     rank_range_note: str = Field(description="How rank ranges were computed, or why a row has none.")
 
 
-def competition_ranks(values: list[float | None], higher_is_better: bool) -> list[int]:
+def competition_ranks(values: list[float | None]) -> list[int]:
     """Ranks 1, 2, 2, 4 … for values already sorted best first; a missing value ranks last."""
     ranks: list[int] = []
     for position, value in enumerate(values):
@@ -85,13 +87,27 @@ async def leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboar
     bootstrap (close scores with overlapping intervals may not differ meaningfully). Filters (model_type,
     tier) select rows but keep each row's rank on the full leaderboard.
     """
+    key = ("leaderboard", query.task, query.model_type, query.tier, query.limit)
+    return registry.remember(key, lambda: build_leaderboard(registry, query))
+
+
+def build_leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboard:
     task = resolve_task(registry.store, query.task)
     results = result_store.search_results(
         registry.store, ResultFilter(task_slug=task.slug, task_version=task.version), limit=100_000
     )
     results.sort(key=sort_key(task.higher_is_better))
-    ranks = competition_ranks([r.primary_value for r in results], task.higher_is_better)
+    ranks = competition_ranks([r.primary_value for r in results])
     models = model_store.models_by_slug(registry.store, {r.model_slug for r in results})
+    stored = range_store.get_rank_ranges(registry.store, task.slug, task.version)
+    current = is_current(stored, [r.run_id for r in results])
+    ranges = stored.ranges if stored is not None and current else {}
+    if not results:
+        note = "No published results yet."
+    elif stored is not None and current:
+        note = stored.note
+    else:
+        note = "Rank ranges are being recomputed for the current set of results."
     rows = []
     for rank, result in zip(ranks, results, strict=True):
         model = models[result.model_slug]
@@ -112,7 +128,7 @@ async def leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboar
                 cost_usd=result.cost_usd,
                 eval_date=result.eval_date,
                 url=registry.result_url(result.run_id),
-                rank_range=None,
+                rank_range=list(ranges[result.run_id]) if result.run_id in ranges else None,
                 status=result.status,  # type: ignore[arg-type]
             )
         )
@@ -127,7 +143,7 @@ async def leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboar
         demo=task.demo,
         preview=task.preview,
         rows=rows,
-        rank_range_note="Rank ranges are not computed yet for this leaderboard.",
+        rank_range_note=note,
     )
 
 

@@ -40,13 +40,19 @@ async def lookup(registry: Registry, query: LookupQuery, visitor: Visitor | None
     published version). Several published results of one model on one task version → the newest. Each
     lookup that finds a published result counts as one reuse.
     """
+    response = registry.remember(("lookup", query.model, query.task), lambda: find(registry, query))
+    if response.status == "evaluated" and response.result is not None:
+        registry.usage.count_lookup(visitor or Visitor.anonymous(), response.result.run_id)
+    return response
+
+
+def find(registry: Registry, query: LookupQuery) -> LookupResponse:
     store = registry.store
     task = resolve_task(store, query.task)
     model = resolve_model(store, query.model)
     where = ResultFilter(task_slug=task.slug, task_version=task.version, model_slugs=(model.slug,))
     published = result_store.search_results(store, where, limit=1)
     if published:
-        registry.usage.count_lookup(visitor or Visitor.anonymous(), published[0].run_id)
         return LookupResponse(status="evaluated", result=detail(registry, published[0]))
     pending = result_store.search_results(store, ResultFilter(**{**vars(where), "status": "in_review"}), limit=1)
     if pending:

@@ -47,10 +47,17 @@ class ModelSpec(Shape):
 
 def model_of(spec: ModelSpec) -> Model:
     return Model(
-        slug=spec.slug, name=spec.name, type=spec.type, provider=spec.provider or spec.slug.split("/", 1)[0],
-        provider_model_id=spec.provider_model_id, version=spec.version, status=spec.status,
-        endpoint=spec.endpoint, price_input_per_mtok=spec.price_input_per_mtok,
-        price_output_per_mtok=spec.price_output_per_mtok, aliases=tuple(spec.aliases),
+        slug=spec.slug,
+        name=spec.name,
+        type=spec.type,
+        provider=spec.provider or spec.slug.split("/", 1)[0],
+        provider_model_id=spec.provider_model_id,
+        version=spec.version,
+        status=spec.status,
+        endpoint=spec.endpoint,
+        price_input_per_mtok=spec.price_input_per_mtok,
+        price_output_per_mtok=spec.price_output_per_mtok,
+        aliases=tuple(spec.aliases),
     )
 
 
@@ -58,8 +65,10 @@ async def add_model(registry: Registry, spec: ModelSpec) -> Model:
     """Register a model or update its description. A model with results keeps its version: a new
     version of the weights is a new computation, so register it under a new slug or version first."""
     existing = model_store.get_model(registry.store, spec.slug)
-    if existing is not None and existing.version != spec.version and result_store.model_has_results(
-        registry.store, spec.slug
+    if (
+        existing is not None
+        and existing.version != spec.version
+        and result_store.model_has_results(registry.store, spec.slug)
     ):
         raise BadRequest(
             f"{spec.slug} has results at version {existing.version!r}; changing its version would orphan them"
@@ -120,6 +129,10 @@ async def get_model(registry: Registry, query: GetModelQuery) -> ModelDetail:
     """Use to see one model across tasks: its type, provider, version and status (e.g. `evaluating` while
     BenchToward's evaluator sets it up), and every complete result it has — published, in review or
     withdrawn, each with its status — newest first. `model` is a slug or a provider model id."""
+    return registry.remember(("model", query.model), lambda: build_model_detail(registry, query))
+
+
+def build_model_detail(registry: Registry, query: GetModelQuery) -> ModelDetail:
     model = resolve_model(registry.store, query.model)
     where = ResultFilter(model_slugs=(model.slug,), status=None)
     results = result_store.search_results(registry.store, where, limit=1000)

@@ -116,11 +116,19 @@ def summaries(registry: Registry, results: list[Result]) -> list[ResultSummary]:
 async def search_results(registry: Registry, query: SearchResultsQuery) -> ResultList:
     """Use to find results across tasks: published, complete results matching every given filter, newest first.
     For one model on one task prefer `lookup`."""
-    results = result_store.search_results(registry.store, result_filter(registry, query), limit=query.limit)
-    return ResultList(results=summaries(registry, results))
+    def build() -> ResultList:
+        results = result_store.search_results(registry.store, result_filter(registry, query), limit=query.limit)
+        return ResultList(results=summaries(registry, results))
+
+    return registry.remember(("search_results", query.model_dump_json()), build)
 
 
 def detail(registry: Registry, result: Result) -> ResultDetail:
+    """The full view of a stored result (kept until the store changes)."""
+    return registry.remember(("detail", result.run_id), lambda: build_detail(registry, result))
+
+
+def build_detail(registry: Registry, result: Result) -> ResultDetail:
     model = model_store.get_model(registry.store, result.model_slug)
     task = task_store.get_task(registry.store, result.task_slug, result.task_version)
     if model is None or task is None:  # foreign keys make this unreachable

@@ -1,4 +1,4 @@
-"""Start-up: load the shipped dataset records and task spec files into the store."""
+"""Start-up: load the shipped dataset records, task spec files and catalog entries into the store."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from store import tasks as task_store
 from store.datasets import Dataset
 from store.db import Store
 from store.tasks import Task
+from tools.catalog_files import sync_catalog
 
 
 def task_row(task_file: TaskFile) -> Task:
@@ -39,12 +40,14 @@ def dataset_row(record: DatasetRecord) -> Dataset:
 
 
 async def sync_specs(store: Store) -> list[str]:
-    """Upsert every shipped dataset and task version; return the task refs. A changed spec of a stored
-    version is refused (StoreError): a changed definition must ship as a new version."""
+    """Upsert every shipped dataset and task version and load the shipped catalog entries; return the task
+    refs. A changed spec of a stored version is refused (StoreError): a changed definition must ship as a new
+    version. A shipped catalog entry is stored once per distinct content (tools/catalog_files.sync_catalog)."""
     for record in load_dataset_records():
         await dataset_store.upsert_dataset(store, dataset_row(record))
     refs = []
     for task_file in load_task_files():
         await task_store.upsert_task(store, task_row(task_file))
         refs.append(task_file.spec.task)
+    await sync_catalog(store)
     return refs

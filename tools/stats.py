@@ -46,6 +46,10 @@ async def stats(registry: Registry, query: StatsQuery) -> Stats:
     """Use for an overview: counts of results, models, tasks and datasets, total known compute cost, how
     often results were reused (lookups that found a result, downloads) instead of recomputed, and how many
     browser page visits the site had."""
+    return registry.remember(("stats",), lambda: count(registry))
+
+
+def count(registry: Registry) -> Stats:
     store = registry.store
     totals = result_store.published_totals(store)
     tasks = task_store.list_tasks(store)

@@ -88,13 +88,19 @@ def task_summary(registry: Registry, task: Task) -> TaskSummary:
 async def list_tasks(registry: Registry, query: ListTasksQuery) -> TaskList:
     """Use to see what can be looked up: every task version with its dataset, kind, primary metric, preview
     and demo flags, status and number of published results."""
-    return TaskList(tasks=[task_summary(registry, task) for task in task_store.list_tasks(registry.store)])
+    return registry.remember(
+        ("tasks",), lambda: TaskList(tasks=[task_summary(registry, t) for t in task_store.list_tasks(registry.store)])
+    )
 
 
 async def get_task(registry: Registry, query: GetTaskQuery) -> TaskDetail:
     """Use to check exactly what a result was computed on: the full specification of one task version with
     its spec_hash (sha256 of the spec's canonical JSON), version history and dataset credit. `slug` may also
     be slug@version; without a version, the latest published one."""
+    return registry.remember(("task", query.slug, query.version), lambda: build_task_detail(registry, query))
+
+
+def build_task_detail(registry: Registry, query: GetTaskQuery) -> TaskDetail:
     ref = query.slug if query.version is None else f"{query.slug.split('@', 1)[0]}@{query.version}"
     task = resolve_task(registry.store, ref)
     versions = task_store.task_versions(registry.store, task.slug)

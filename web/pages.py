@@ -15,7 +15,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tools import datasets, leaderboard, models, results, stats, tasks
+from tools import catalog, datasets, leaderboard, models, results, stats, tasks
 from tools.errors import AppError, BadRequest
 from tools.models import MODEL_TYPES
 from tools.registry import Registry
@@ -118,12 +118,14 @@ def page_routes(site: Site) -> list[BaseRoute]:
             [Estimate(r.model.name, r.metric.value, r.metric.ci_low, r.metric.ci_high) for r in board.rows],
             board.primary_metric,
         )
+        catalog_entry = await catalog.benchmark_link(site.registry, detail.catalog_id)
         return render(
             "task.html",
             title=detail.title,
             task=detail,
             board=board,
             plot=plot,
+            catalog_entry=catalog_entry,
             filters=query,
             model_types=MODEL_TYPES,
             tiers=TIERS,

@@ -1,0 +1,75 @@
+"""Harness overhead: 1,045 ClinicalQA-format items against a loopback endpoint with a fixed 100 ms latency,
+at concurrency 32, through `tools.evaluate.evaluate` (claim, per-item cache writes, parsing, bootstrap,
+predictions file, result row). Compared with the ideal 1,045 x 0.1 / 32 s; target <= 1.2 x ideal.
+
+    .venv/bin/python bench/harness_bench.py [--items 1045] [--latency 0.1] [--concurrency 32]
+
+The items are synthetic (bench data, written to a temp folder, never stored as a result anywhere else).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from servers import ROOT, free_port
+
+from store import Store
+from tools.evaluate import EvalRequest, evaluate
+from tools.registry import Registry
+from tools.seed import sync_specs
+
+
+def write_items(path: Path, count: int) -> None:
+    with path.open("w", encoding="utf-8") as handle:
+        for index in range(count):
+            options = {letter: f"보기 {letter} {index}" for letter in "ABCDE"}
+            handle.write(json.dumps({"question_id": index, "question": f"벤치마크 문항 {index}", "exam": "",
+                                     "options": options, "answer": "ABCDE"[index % 5]}, ensure_ascii=False) + "\n")
+
+
+async def run(db: Path, data: Path, url: str, concurrency: int) -> tuple[float, str]:
+    store = await Store.open(db)
+    await sync_specs(store)
+    registry = Registry(store=store, public_url="http://127.0.0.1", artifacts_dir=db.parent / "artifacts")
+    try:
+        started = time.perf_counter()
+        outcome = await evaluate(registry, EvalRequest(
+            model="bench/fixed-latency", task="clinicalqa@0", data=data, endpoint=url, model_id="fixed",
+            concurrency=concurrency,
+        ))
+        return time.perf_counter() - started, outcome.outcome
+    finally:
+        await store.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--items", type=int, default=1045)
+    parser.add_argument("--latency", type=float, default=0.1)
+    parser.add_argument("--concurrency", type=int, default=32)
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="benchtoward-harness-"))
+    data = folder / "test.jsonl"
+    write_items(data, args.items)
+    port = free_port()
+    endpoint = subprocess.Popen([sys.executable, str(ROOT / "bench" / "fake_endpoint.py"), str(port), str(args.latency)])
+    try:
+        time.sleep(1.5)  # the endpoint has no GET route to poll; give uvicorn a moment
+        wall, outcome = asyncio.run(run(folder / "bench.db", data, f"http://127.0.0.1:{port}/v1", args.concurrency))
+    finally:
+        endpoint.terminate()
+        endpoint.wait(timeout=30)
+    ideal = args.items * args.latency / args.concurrency
+    print(f"{args.items} items, {args.latency * 1000:.0f} ms latency, concurrency {args.concurrency}: {outcome}")
+    print(f"  wall time {wall:.2f} s, ideal {ideal:.2f} s, ratio {wall / ideal:.2f} (target <= 1.2)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,206 @@
+"""The LLM extractor: an OpenAI-compatible chat endpoint asked for JSON that validates against the
+`Extraction` schema, at temperature 0, retried with the validation error fed back, then a clean failure.
+
+The mapping of claims to tasks is not asked of the model: the same deterministic step as for the rule-based
+extractor is applied to its claims. A number the model reports that appears nowhere in the text is dropped
+(set to null, with a note), so a value is never invented.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import openai
+from openai.types.chat import ChatCompletionMessageParam
+from pydantic import ValidationError
+
+from evaluator.papers.errors import ExtractionFailed, ExtractorNotConfigured, ExtractorUnavailable
+from evaluator.papers.identifiers import (
+    find_identifiers,
+    model_name_ids,
+    normalise_license,
+    read_front_matter,
+)
+from evaluator.papers.mapping import TaskCatalog, apply_mapping
+from evaluator.papers.record import ExtractedClaim, Extraction, Identifiers, PaperRecord
+from evaluator.papers.vocabulary import canonical_metric
+
+MAX_ERROR_CHARS = 2000
+_NUMBER = re.compile(r"(?<![\d.])(?:\d{1,3}(?:,\d{3}){1,4}|\d{1,12})(?:\.\d{1,12})?")
+
+INSTRUCTIONS = """You read medical-AI papers, model cards and press texts for BenchToward, a registry of
+evaluation results. Report only what the text states.
+- models: each model the text releases or announces (role "subject") and each other model it reports
+  numbers for (role "comparator"). weights: a Hugging Face URL or repo id when the text gives one;
+  "not released" when the text announces the model but points to no weights; null when it does not say.
+- claims: one per reported number (model, dataset, task_variant such as a subset or exam year, metric,
+  value, raw_value exactly as written, unit, setting such as "5-shot" or "zero-shot", evidence = the
+  sentence or table row copied verbatim). Percentages become fractions (76.78% -> 0.7678, unit
+  "fraction"); a score such as
+  96.4 out of 100 stays 96.4 with unit "score". value is null when the text gives no number. Never guess.
+- identifiers: arXiv ids, DOIs, Hugging Face model and dataset repo ids found in the text.
+- datasets: datasets the text presents, with their size and where they are published.
+Answer with one JSON object, nothing else, that validates against this JSON schema:
+"""
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    """How to reach an OpenAI-compatible endpoint. The key is read from the environment variable named by
+    `api_key_env` when the extractor is built (None: the endpoint needs no key)."""
+
+    base_url: str
+    model: str
+    api_key_env: str | None = None
+    max_attempts: int = 3
+    timeout_s: float = 120.0
+    transport_retries: int = 2
+    max_text_chars: int = 60_000
+    max_tokens: int = 8192
+
+
+class LLMExtractor:
+    """Reads a text through an LLM; see the module docstring."""
+
+    def __init__(
+        self,
+        config: LLMConfig,
+        *,
+        environ: Mapping[str, str] | None = None,
+        catalog: TaskCatalog | None = None,
+    ) -> None:
+        if config.max_attempts < 1:
+            raise ExtractorNotConfigured("max_attempts must be at least 1")
+        environ = os.environ if environ is None else environ
+        if config.api_key_env is None:
+            self._api_key = "not-needed"  # local OpenAI-compatible servers ignore the key
+        elif environ.get(config.api_key_env):
+            self._api_key = environ[config.api_key_env]
+        else:
+            raise ExtractorNotConfigured(f"the environment variable {config.api_key_env} is not set")
+        self.config = config
+        self._catalog = catalog
+
+    @property
+    def name(self) -> str:
+        return f"llm:{self.config.model}"
+
+    async def extract(self, text: str, *, source: str) -> PaperRecord:
+        extraction = checked_against_text(await self.read(text, source=source), text)
+        return apply_mapping(extraction, text, source=source, extractor=self.name, catalog=self._catalog)
+
+    async def read(self, text: str, *, source: str) -> Extraction:
+        """The model's extraction, validated; retried with the error fed back up to `max_attempts` times."""
+        messages = _first_messages(text, source, self.config.max_text_chars)
+        error = "no attempt made"
+        async with openai.AsyncOpenAI(
+            base_url=self.config.base_url,
+            api_key=self._api_key,
+            timeout=self.config.timeout_s,
+            max_retries=self.config.transport_retries,
+        ) as client:
+            for _ in range(self.config.max_attempts):
+                answer = await self._ask(client, messages)
+                try:
+                    return Extraction.model_validate_json(answer)
+                except ValidationError as exc:
+                    error = _describe(exc)
+                messages += [
+                    {"role": "assistant", "content": answer[:MAX_ERROR_CHARS]},
+                    {
+                        "role": "user",
+                        "content": f"That answer does not validate against the schema: {error}\n"
+                        "Answer again with one JSON object that validates against the schema.",
+                    },
+                ]
+        raise ExtractionFailed(
+            f"no valid JSON after {self.config.max_attempts} attempts; last error: {error}"
+        )
+
+    async def _ask(self, client: openai.AsyncOpenAI, messages: list[ChatCompletionMessageParam]) -> str:
+        try:
+            response = await client.chat.completions.create(
+                model=self.config.model,
+                messages=messages,
+                temperature=0,
+                max_tokens=self.config.max_tokens,
+                response_format={"type": "json_object"},
+            )
+        except openai.APIError as exc:
+            raise ExtractorUnavailable(f"{self.config.base_url}: {type(exc).__name__}: {exc}") from exc
+        choices = getattr(response, "choices", None) or []
+        content = choices[0].message.content if choices and choices[0].message else None
+        return content or ""
+
+
+def _first_messages(text: str, source: str, max_chars: int) -> list[ChatCompletionMessageParam]:
+    schema = json.dumps(Extraction.model_json_schema(), ensure_ascii=False)
+    shown = text[:max_chars]
+    cut = f"\n[... text cut at {max_chars} of {len(text)} characters ...]" if len(text) > max_chars else ""
+    return [
+        {"role": "system", "content": INSTRUCTIONS + schema},
+        {"role": "user", "content": f"Source: {source}\n\nText:\n{shown}{cut}"},
+    ]
+
+
+def _describe(exc: ValidationError) -> str:
+    lines = [
+        f"{'.'.join(str(part) for part in error['loc']) or '(root)'}: {error['msg']}"
+        for error in exc.errors(include_url=False, include_input=False)[:10]
+    ]
+    return "; ".join(lines)[:MAX_ERROR_CHARS]
+
+
+def checked_against_text(extraction: Extraction, text: str) -> Extraction:
+    """The extraction made consistent with the text, deterministically: a claim value that is no number of
+    the text (as written, or as a percentage of it) is dropped to null with a note; evidence not found
+    verbatim gets a note; metric and licence names are normalised; identifiers the rules find are added."""
+    flat = _flatten(text)
+    numbers = _numbers_in(text)
+    claims = [_checked(claim, flat, numbers) for claim in extraction.claims]
+    models = [
+        model.model_copy(update={"license": normalise_license(model.license)}) if model.license else model
+        for model in extraction.models
+    ]
+    found = find_identifiers(text, read_front_matter(text), model_name_ids(text))
+    identifiers = Identifiers(
+        arxiv=_union(extraction.identifiers.arxiv, found.arxiv),
+        dois=_union(extraction.identifiers.dois, found.dois),
+        hf_models=_union(extraction.identifiers.hf_models, found.hf_models),
+        hf_datasets=_union(extraction.identifiers.hf_datasets, found.hf_datasets),
+    )
+    return extraction.model_copy(update={"claims": claims, "models": models, "identifiers": identifiers})
+
+
+def _checked(claim: ExtractedClaim, flat: str, numbers: set[float]) -> ExtractedClaim:
+    notes = list(claim.notes)
+    if _flatten(claim.evidence) not in flat:
+        notes.append("evidence not found verbatim in the text")
+    value = claim.value
+    if value is not None and round(value, 9) not in numbers:
+        notes.append(f"value {value:g} not found in the text; dropped")
+        value = None
+    metric = canonical_metric(claim.metric) if claim.metric else None
+    return claim.model_copy(update={"notes": notes, "value": value, "metric": metric})
+
+
+def _numbers_in(text: str) -> set[float]:
+    """Every number written in the text, and each divided by 100 (a percentage read as a fraction)."""
+    numbers: set[float] = set()
+    for written in _NUMBER.findall(text):
+        number = float(written.replace(",", ""))
+        numbers.update((round(number, 9), round(number / 100, 9)))
+    return numbers
+
+
+def _union(first: list[str], second: list[str]) -> list[str]:
+    seen = {item.lower() for item in first}
+    return first + [item for item in second if item.lower() not in seen]
+
+
+def _flatten(text: str) -> str:
+    return " ".join(re.sub(r"[*_`|]", " ", text).split()).lower()

@@ -1,0 +1,116 @@
+"""The markdown subset of catalog bodies: what it renders, and that no input can put markup of its own on a page."""
+
+from __future__ import annotations
+
+import time
+from html.parser import HTMLParser
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.catalog_factory import seed_entry
+from web.markdown import ALLOWED_TAGS, render_inline, render_markdown
+
+
+class TagCollector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, list[tuple[str, str | None]]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, attrs))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def tags_of(html: str) -> list[tuple[str, list[tuple[str, str | None]]]]:
+    collector = TagCollector()
+    collector.feed(html)
+    collector.close()
+    return collector.tags
+
+
+def assert_safe(html: str) -> None:
+    for tag, attributes in tags_of(html):
+        assert tag in ALLOWED_TAGS, tag
+        if tag == "a":
+            assert len(attributes) == 1 and attributes[0][0] == "href"
+            assert (attributes[0][1] or "").startswith(("http://", "https://"))
+        else:
+            assert attributes == [], (tag, attributes)
+
+
+def test_headings_paragraphs_lists_code_and_links_render() -> None:
+    html = render_markdown(
+        "## Lineage\n\nFirst line\nsame paragraph with `code <x>` and **bold** and *stress*.\n\n"
+        "- one\n  continued\n- two [link](https://example.org/a?b=1&c=2)\n\n1. first\n2. second\n\n"
+        "```\n<b>kept as text</b>\n```\n"
+    )
+    assert html == (
+        "<h3>Lineage</h3>\n"
+        "<p>First line same paragraph with <code>code &lt;x&gt;</code> and <strong>bold</strong> and "
+        "<em>stress</em>.</p>\n"
+        '<ul><li>one continued</li><li>two <a href="https://example.org/a?b=1&amp;c=2">link</a></li></ul>\n'
+        "<ol><li>first</li><li>second</li></ol>\n"
+        "<pre><code>&lt;b&gt;kept as text&lt;/b&gt;</code></pre>"
+    )
+
+
+def test_headings_shift_below_the_pages_own_h1_and_h2() -> None:
+    assert render_markdown("# Top") == "<h2>Top</h2>"
+    assert render_markdown("###### Deep") == "<h6>Deep</h6>"
+    assert render_markdown("# Top", heading_offset=0) == "<h2>Top</h2>"  # never an h1
+
+
+def test_raw_html_and_script_links_are_shown_as_text() -> None:
+    html = render_markdown(
+        "<script>alert(1)</script> <img src=x onerror=alert(2)> [x](javascript:alert(3)) [y](data:text/html,hi) "
+        '[z](/relative) [q](https://ok.example/"onmouseover="alert)'
+    )
+    assert "<script" not in html and "<img" not in html
+    assert "&lt;script&gt;" in html and "[x](javascript:alert(3))" in html
+    assert_safe(html)
+    assert [attributes for tag, attributes in tags_of(html) if tag == "a"] == [
+        [("href", 'https://ok.example/"onmouseover="alert')]
+    ]
+
+
+def test_underscores_in_words_are_not_emphasis() -> None:
+    assert render_markdown("medbench_gen_0b4fff.py and snake_case") == "<p>medbench_gen_0b4fff.py and snake_case</p>"
+
+
+def test_the_seed_body_renders_its_sections_and_code() -> None:
+    html = render_markdown(seed_entry()["body"])
+    assert html.count("<h3>") == 8 and "<h3>Lineage</h3>" in html
+    assert "<code>./data/MedBench/&lt;subset&gt;</code>" in html
+    assert_safe(html)
+
+
+def test_inline_rendering_has_no_block_tags() -> None:
+    assert render_inline("  the `MedBench` config  ") == "the <code>MedBench</code> config"
+
+
+def test_long_adversarial_inputs_render_quickly() -> None:
+    for text in ("**a" * 30_000, "[" * 50_000 + "](", "`" * 100_000, "*a " * 30_000, "- " * 50_000):
+        started = time.perf_counter()
+        assert_safe(render_markdown(text))
+        assert time.perf_counter() - started < 5
+
+
+PIECES = [*"ab <>&\"'`*_[]()#-+.1:/\n\\=", "http://", "https://x.y/", "javascript:", "```", "](", "**"]
+MARKDOWNISH = st.lists(st.sampled_from(PIECES), max_size=120).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(MARKDOWNISH)
+def test_any_text_renders_only_allowed_tags_and_web_links(text: str) -> None:
+    assert_safe(render_markdown(text))
+    assert_safe(str(render_inline(text)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200))
+def test_any_unicode_text_renders_safely(text: str) -> None:
+    assert_safe(render_markdown(text))

@@ -1,0 +1,278 @@
+"""Capabilities: list and search the benchmark catalog, and get one entry with the tasks that run it.
+
+The catalog has a research page for every medical benchmark a score may come from, run here or not: what it
+measures, its metric, data and licence, harnesses, contamination, saturation, lineage, sources, and
+BenchToward's disposition. Entries come from `benchtoward catalog import` and the shipped entries
+(`evaluator/specs/catalog/`); see tools/catalog_entry.py for the format and tools/catalog_files.py for imports.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+from pydantic import Field
+
+from store import catalog as catalog_store
+from store import tasks as task_store
+from store.catalog import Filters, Revision
+from store.tasks import Task
+from tools.catalog_entry import ENTRY_ID, CatalogEntry, NameCollision, name_collision
+from tools.errors import BadRequest, BenchmarkNotFound
+from tools.registry import Registry
+from tools.schemas import Shape
+
+MAX_LIMIT = 1000
+MAX_SEARCH_WORDS = 12
+WORD = re.compile(r"\w+")
+
+
+class ListBenchmarksQuery(Shape):
+    tag: str | None = Field(
+        default=None, max_length=80, pattern=r"^[\w.+-]+$", description="Only entries with this tag (any case)."
+    )
+    language: str | None = Field(
+        default=None,
+        max_length=20,
+        pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$",
+        description="Only entries whose dataset has this language code, e.g. ko, zh, en.",
+    )
+    status: str | None = Field(
+        default=None,
+        max_length=40,
+        pattern=r"^[a-z0-9_-]+$",
+        description="Only entries with this disposition status, e.g. runs_here or unassessed.",
+    )
+    runs_here: bool | None = Field(
+        default=None, description="true: only benchmarks a BenchToward task runs; false: only those none runs."
+    )
+    q: str | None = Field(
+        default=None,
+        max_length=200,
+        description="Search words, matched as word prefixes in the name, aliases, tags and summary (all words must "
+        "match); results are ranked by relevance, names first.",
+    )
+    limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="At most this many entries (1-1000).")
+
+
+class GetBenchmarkQuery(Shape):
+    id: str = Field(max_length=80, pattern=ENTRY_ID, description="Catalog entry id, e.g. medbench.")
+    revision: int | None = Field(default=None, ge=1, description="A stored revision; default: the newest.")
+
+
+class CatalogTask(Shape):
+    """A BenchToward task version that runs the benchmark, with its leaderboard."""
+
+    task: str = Field(description="slug@version")
+    title: str
+    status: str
+    preview: bool
+    demo: bool
+    n_results: int = Field(description="Published, complete results on this version.")
+    url: str = Field(description="The task page, with its leaderboard.")
+    leaderboard_url: str = Field(description="The leaderboard as JSON.")
+
+
+class BenchmarkSummary(Shape):
+    """One catalog entry as the list shows it (its newest revision)."""
+
+    id: str
+    name: str
+    revision: int
+    summary: str
+    aliases: list[str]
+    tags: list[str]
+    languages: list[str]
+    benchmark_status: str = Field(description="The benchmark's own status as the entry states it, e.g. active.")
+    disposition: str = Field(description="BenchToward's disposition status, e.g. runs_here or unassessed.")
+    runs_here: bool = Field(description="True when a (non-demo) BenchToward task runs this benchmark.")
+    tasks: list[str] = Field(description="The task versions (slug@version) that run it.")
+    name_collision: bool = Field(description="True when another benchmark uses the same name (see get_benchmark).")
+    url: str
+
+
+class BenchmarkList(Shape):
+    total: int = Field(description="Entries matching the filters, before the limit.")
+    benchmarks: list[BenchmarkSummary]
+
+
+class RevisionInfo(Shape):
+    revision: int
+    sha256: str = Field(description="sha256 of the revision's canonical JSON (sorted keys, no whitespace).")
+    origin: str = Field(description="shipped (loaded at start) or import (benchtoward catalog import).")
+    imported_at: str
+
+
+class LineageLink(Shape):
+    """A benchmark named in the entry's lineage, linked when it has an entry of its own."""
+
+    relation: str = Field(description="family | predecessor | successor | variant")
+    name: str = Field(description="As the entry writes it.")
+    id: str | None = Field(description="The catalog id of that benchmark, when it has an entry.")
+    url: str | None
+
+
+class BenchmarkDetail(Shape):
+    """One catalog entry: its JSON exactly as imported, with what BenchToward derives from it."""
+
+    id: str
+    name: str
+    revision: int = Field(description="The revision shown.")
+    latest_revision: int
+    revisions: list[RevisionInfo]
+    runs_here: bool = Field(description="True when a (non-demo) BenchToward task runs this benchmark.")
+    tasks: list[CatalogTask] = Field(description="BenchToward task versions that run it, demo tasks last.")
+    name_collision: NameCollision | None = Field(
+        description="Set when another benchmark uses the same name: read it before comparing scores."
+    )
+    lineage: list[LineageLink]
+    url: str
+    entry: dict[str, Any] = Field(
+        description="The entry JSON exactly as imported, unknown fields included: page (measures, metric, dataset, "
+        "harness, contamination, saturation, lineage, publisher, paper, sources, tags, task_format, freshness), "
+        "body (markdown), disposition (canonical_id, status, verified_results)."
+    )
+
+
+class BenchmarkLink(Shape):
+    id: str
+    name: str
+    url: str
+
+
+def match_expression(text: str) -> str:
+    """An FTS5 expression from free text: each word as a quoted prefix term, all required. Quoting makes
+    FTS5 operators and punctuation in the input plain words, so no input is an FTS5 syntax error."""
+    words = WORD.findall(text)
+    if not words:
+        raise BadRequest("q must contain at least one letter or digit")
+    return " ".join(f'"{word}"*' for word in words[:MAX_SEARCH_WORDS])
+
+
+def catalog_tasks(registry: Registry, id: str) -> list[Task]:
+    return task_store.tasks_for_catalog(registry.store, id)
+
+
+def entry_url(registry: Registry, id: str) -> str:
+    return registry.url(f"/benchmarks/{id}")
+
+
+def summary_of(registry: Registry, stored: Revision, tasks: Sequence[Task]) -> BenchmarkSummary:
+    entry = CatalogEntry.model_validate(orjson.loads(stored.entry_json))
+    return BenchmarkSummary(
+        id=stored.id,
+        name=entry.page.name,
+        revision=stored.revision,
+        summary=entry.page.summary,
+        aliases=entry.page.aliases,
+        tags=entry.page.tags,
+        languages=entry.page.dataset.languages,
+        benchmark_status=entry.page.status,
+        disposition=entry.disposition.status,
+        runs_here=any(not task.demo for task in tasks),
+        tasks=[task.ref for task in tasks],
+        name_collision=name_collision(entry) is not None,
+        url=entry_url(registry, stored.id),
+    )
+
+
+async def list_benchmarks(registry: Registry, query: ListBenchmarksQuery) -> BenchmarkList:
+    """Use to find which benchmark a score name refers to, or which medical benchmarks exist: the catalog,
+    filtered by tag, dataset language, disposition status and whether BenchToward runs it, and searched with
+    `q` (name, aliases, tags, summary). Entries flagged `name_collision` share their name with another
+    benchmark: call get_benchmark before comparing scores."""
+    filters = Filters(
+        tag=query.tag,
+        language=query.language,
+        status=query.status,
+        runs_here=query.runs_here,
+        match=match_expression(query.q) if query.q is not None else None,
+        exact=" ".join(query.q.split()) if query.q is not None else None,
+        limit=query.limit,
+    )
+    found, total = catalog_store.list_entries(registry.store, filters)
+    tasks: dict[str, list[Task]] = defaultdict(list)
+    for task in task_store.list_tasks(registry.store):
+        if task.catalog_id:
+            tasks[task.catalog_id].append(task)
+    # Validating each entry costs ~0.5 ms: a long list is summarised in a worker thread, off the event loop.
+    summaries = await asyncio.to_thread(lambda: [summary_of(registry, stored, tasks[stored.id]) for stored in found])
+    return BenchmarkList(total=total, benchmarks=summaries)
+
+
+def catalog_task(registry: Registry, task: Task) -> CatalogTask:
+    return CatalogTask(
+        task=task.ref,
+        title=task.title,
+        status=task.status,
+        preview=task.preview,
+        demo=task.demo,
+        n_results=task.n_results,
+        url=registry.url(f"/tasks/{task.slug}?version={task.version}"),
+        leaderboard_url=registry.url(f"/v1/leaderboard?task={task.ref}"),
+    )
+
+
+def lineage_links(registry: Registry, entry: CatalogEntry) -> list[LineageLink]:
+    lineage = entry.page.lineage
+    named = [("family", lineage.family), ("predecessor", lineage.predecessor)]
+    named += [("successor", name) for name in lineage.successors] + [("variant", name) for name in lineage.variants]
+    named = [(relation, name.strip()) for relation, name in named if name.strip()]
+    known = catalog_store.find_entries(registry.store, [name for _, name in named])
+    links = []
+    for relation, name in named:
+        id = known[name][0] if name in known and known[name][0] != entry.page.id else None
+        links.append(
+            LineageLink(relation=relation, name=name, id=id, url=entry_url(registry, id) if id is not None else None)
+        )
+    return links
+
+
+async def get_benchmark(registry: Registry, query: GetBenchmarkQuery) -> BenchmarkDetail:
+    """Use to learn which benchmark a score came from and how far to trust it: one catalog entry with what it
+    measures, its metric and baselines, dataset and licence, harness implementations, contamination and
+    saturation, lineage, publisher, paper, sources, and whether and how BenchToward runs it (its tasks and
+    leaderboards). `name_collision` is set when another benchmark has the same name. `revision` reads an
+    older revision; every revision is kept."""
+    revisions = catalog_store.list_revisions(registry.store, query.id)
+    if not revisions:
+        raise BenchmarkNotFound(f"no catalog entry {query.id!r}; GET /v1/benchmarks lists the catalog")
+    number = revisions[-1].revision if query.revision is None else query.revision
+    shown = next((stored for stored in revisions if stored.revision == number), None)
+    if shown is None:
+        raise BenchmarkNotFound(f"no revision {number} of {query.id!r}; its revisions are 1-{revisions[-1].revision}")
+    raw = orjson.loads(shown.entry_json)
+    entry = CatalogEntry.model_validate(raw)
+    tasks = catalog_tasks(registry, query.id)
+    return BenchmarkDetail(
+        id=query.id,
+        name=entry.page.name,
+        revision=shown.revision,
+        latest_revision=revisions[-1].revision,
+        revisions=[
+            RevisionInfo(revision=r.revision, sha256=r.entry_sha256, origin=r.origin, imported_at=r.imported_at)
+            for r in revisions
+        ],
+        runs_here=any(not task.demo for task in tasks),
+        tasks=[catalog_task(registry, task) for task in tasks],
+        name_collision=name_collision(entry),
+        lineage=lineage_links(registry, entry),
+        url=entry_url(registry, query.id),
+        entry=raw,
+    )
+
+
+async def benchmark_link(registry: Registry, id: str | None) -> BenchmarkLink | None:
+    """The catalog entry a task names (its `catalog_id`), or None when the task names none or it is not in the
+    catalog."""
+    if not id:
+        return None
+    stored = catalog_store.get_revision(registry.store, id)
+    if stored is None:
+        return None
+    name = orjson.loads(stored.entry_json)["page"]["name"]
+    return BenchmarkLink(id=id, name=name, url=entry_url(registry, id))

@@ -1,0 +1,45 @@
+"""Capability: verify local data against a task's spec (count, hashes, schema) and say exactly what differs."""
+
+from __future__ import annotations
+
+import asyncio
+
+from evaluator import clinicalqa
+from evaluator.vitaldb.check import check_data_dir
+from tools.errors import BadRequest
+from tools.evaluate import EvalRequest, data_location, spec_of
+from tools.refs import resolve_task
+from tools.registry import Registry
+from tools.schemas import Shape
+
+
+class DataCheck(Shape):
+    task: str
+    spec_hash: str
+    data: str
+    ok: bool
+    differences: list[str]
+    notes: list[str]
+
+    def describe(self) -> str:
+        head = f"{self.task} (spec {self.spec_hash[:12]}) data at {self.data}: " + ("OK" if self.ok else "DIFFERS")
+        return "\n".join([head, *(f"  - {d}" for d in self.differences), *(f"  note: {n}" for n in self.notes)])
+
+
+async def check(registry: Registry, request: EvalRequest) -> DataCheck:
+    """Compare the data `request` points at with the task's declared instance set; nothing is generated."""
+    task = resolve_task(registry.store, request.task)
+    spec = spec_of(task)
+    data = data_location(request, spec)
+    if not data.exists():
+        raise BadRequest(f"no data at {data}")
+    if spec.kind == "mcq":
+        report = await asyncio.to_thread(clinicalqa.check_data, data, spec)
+        differences = [f"{d.kind}: {d.message}" for d in report.differences]
+        notes = [f"{report.n_items} items; instance set sha256 {report.instance_set_sha256}"]
+    else:
+        binary = await asyncio.to_thread(check_data_dir, data, spec)
+        differences, notes = list(binary.differences), list(binary.notes)
+        report = binary
+    return DataCheck(task=task.ref, spec_hash=task.spec_hash, data=str(data), ok=report.ok,
+                     differences=differences, notes=notes)
