@@ -119,9 +119,11 @@ def leaderboard(server: LiveServer, task: str = "clinicalqa@0") -> dict[str, Any
 
 
 def range_text(row: dict[str, Any]) -> str:
-    if row["rank_range"] is None:
-        return "95% rank range: not computed yet"
-    return f"95% rank range: {row['rank_range'][0]}–{row['rank_range'][1]}"
+    """What the rank's tooltip must say: the range the API serves (computed when the results were imported)."""
+    assert row["rank_range"] is not None, row
+    best, worst = row["rank_range"]
+    assert best <= row["rank"] <= worst
+    return f"95% rank range: {best}–{worst}"
 
 
 def test_home_to_task_to_result_then_copy_bibtex_and_download_predictions(
@@ -248,6 +250,8 @@ def page_types(run_ids: dict[str, str]) -> list[str]:
         "/authors",
         "/privacy",
         "/disclaimer",
+        "/benchmarks",
+        "/benchmarks/clinicalqa",
         "/tasks/no-such-task",
     ]
 
