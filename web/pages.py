@@ -175,6 +175,7 @@ async def page_exists(site: Site, route_name: str, params: Mapping[str, Any]) ->
         "task_page": lambda: tasks.get_task(site.registry, parse(tasks.GetTaskQuery, params)),
         "result_page": lambda: results.get_result(site.registry, parse(results.GetResultQuery, params)),
         "model_page": lambda: models.get_model(site.registry, parse(models.GetModelQuery, {"model": params["slug"]})),
+        "benchmark_page": lambda: catalog.get_benchmark(site.registry, parse(catalog.GetBenchmarkQuery, params)),
     }
     lookup = lookups.get(route_name)
     if lookup is None:
