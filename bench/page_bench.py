@@ -7,7 +7,9 @@ tests/factory.py the way the harness computes them), starts the real app with it
 requests /tasks/clinicalqa through the whole ASGI stack (routing, middleware, capabilities, Jinja2, the SVG
 plot) `--requests` times after a warm-up. Page weight is what a first visit downloads: the HTML plus every
 stylesheet and script it links (no images, fonts or third-party files exist), uncompressed and gzipped.
-Targets (issue 5): median server time <= 50 ms; page weight (HTML + CSS + JS) <= 100 KB.
+The leaderboard and the task are answered from the server's read cache once computed (as in production,
+until the store changes); a second series empties that cache before every request, so each one recomputes
+them. Targets (issue 5): median server time <= 50 ms; page weight (HTML + CSS + JS) <= 100 KB.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests/factory.py computes the fixture results
@@ -64,27 +68,38 @@ async def populate(settings: Settings, workdir: Path, count: int) -> None:
         await store.close()
 
 
-async def measure(settings: Settings, requests: int) -> tuple[list[float], list[float], bytes, dict[str, int]]:
+async def timed_requests(
+    client: httpx.AsyncClient, requests: int, before: Callable[[], None]
+) -> tuple[list[float], list[float]]:
+    """Wall-clock and process CPU milliseconds of `requests` GETs of the page, `before()` run ahead of each."""
+    timings, cpu = [], []
+    for _ in range(requests):
+        before()
+        started, started_cpu = time.perf_counter(), time.process_time()
+        response = await client.get(PAGE)
+        timings.append((time.perf_counter() - started) * 1000)
+        cpu.append((time.process_time() - started_cpu) * 1000)
+        response.raise_for_status()
+    return timings, cpu
+
+
+async def measure(settings: Settings, requests: int) -> dict[str, Any]:
     application = build_app(settings)
     async with LifespanManager(application):
         transport = httpx.ASGITransport(app=application)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
             for _ in range(5):  # warm-up: templates compiled, caches filled
                 (await client.get(PAGE)).raise_for_status()
-            timings, cpu = [], []
-            for _ in range(requests):
-                started, started_cpu = time.perf_counter(), time.process_time()
-                response = await client.get(PAGE)
-                timings.append((time.perf_counter() - started) * 1000)
-                cpu.append((time.process_time() - started_cpu) * 1000)
-                response.raise_for_status()
-            html = response.content
+            cache = application.state.runtime.registry.cache
+            warm = await timed_requests(client, requests, lambda: None)
+            cold = await timed_requests(client, requests, cache.values.clear)
+            html = (await client.get(PAGE)).content
             assets = {}
             for path in sorted(set(ASSET.findall(html.decode()))):
                 asset = await client.get(path)
                 asset.raise_for_status()
                 assets[path] = len(asset.content)
-            return timings, cpu, html, assets
+            return {"warm": warm, "cold": cold, "html": html, "assets": assets}
 
 
 def main() -> int:
@@ -98,28 +113,30 @@ def main() -> int:
         started = time.perf_counter()
         asyncio.run(populate(settings, root / "bundles", args.results))
         print(f"built {args.results} results on clinicalqa@0 in {time.perf_counter() - started:.1f} s")
-        timings, cpu, html, assets = asyncio.run(measure(settings, args.requests))
+        measured = asyncio.run(measure(settings, args.requests))
+    html, assets = measured["html"], measured["assets"]
     rows = html.count(b'class="rk"')
+    (timings, cpu), (cold, cold_cpu) = measured["warm"], measured["cold"]
     median = statistics.median(timings)
-    p90 = statistics.quantiles(timings, n=10)[-1]
     asset_bytes = sum(assets.values())
     total_kb = (len(html) + asset_bytes) / 1024
     gzipped_kb = (len(gzip.compress(html)) + asset_bytes) / 1024  # assets counted uncompressed: an upper bound
     print(f"page {PAGE}: {rows} leaderboard rows, forest plot with {html.count(b'<circle')} points")
-    print(f"{'measure':<44}{'value':>12}{'target':>12}  verdict")
-    print(
-        f"{'server time, median of ' + str(len(timings)) + ' requests':<44}{median:>10.1f}ms{TARGET_MS:>10.0f}ms  "
-        f"{'ok' if median <= TARGET_MS else 'OVER'}"
-    )
-    print(f"{'server time, 90th percentile':<44}{p90:>10.1f}ms{'':>12}")
-    print(f"{'CPU time of the process, median':<44}{statistics.median(cpu):>10.1f}ms{'':>12}")
+    print(f"{'measure':<52}{'value':>10}{'target':>10}  verdict")
+    verdict = "ok" if median <= TARGET_MS else "OVER"
+    label = f"server time, median of {len(timings)} requests"
+    print(f"{label:<52}{median:>8.1f}ms{TARGET_MS:>8.0f}ms  {verdict}")
+    print(f"{'  90th percentile':<52}{statistics.quantiles(timings, n=10)[-1]:>8.1f}ms")
+    print(f"{'  CPU time of the process, median':<52}{statistics.median(cpu):>8.1f}ms")
+    print(f"{'server time with the read cache emptied, median':<52}{statistics.median(cold):>8.1f}ms")
+    print(f"{'  CPU time of the process, median':<52}{statistics.median(cold_cpu):>8.1f}ms")
     print(f"(load average while measuring: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)")
-    print(f"{'HTML':<44}{len(html) / 1024:>10.1f}KB")
+    print(f"{'HTML':<52}{len(html) / 1024:>8.1f}KB")
     for path, size in assets.items():
-        print(f"{'  + ' + path:<44}{size / 1024:>10.1f}KB")
+        print(f"{'  + ' + path:<52}{size / 1024:>8.1f}KB")
     verdict = "ok" if total_kb <= TARGET_KB else "OVER"
-    print(f"{'page weight (HTML + CSS + JS)':<44}{total_kb:>10.1f}KB{TARGET_KB:>10.0f}KB  {verdict}")
-    print(f"{'  the same with the HTML gzipped':<44}{gzipped_kb:>10.1f}KB")
+    print(f"{'page weight (HTML + CSS + JS)':<52}{total_kb:>8.1f}KB{TARGET_KB:>8.0f}KB  {verdict}")
+    print(f"{'  the same with the HTML gzipped':<52}{gzipped_kb:>8.1f}KB")
     return 0 if median <= TARGET_MS and total_kb <= TARGET_KB else 1
 
 

@@ -285,3 +285,23 @@ async def test_a_hostile_model_name_is_escaped_on_every_page(settings: Settings,
             assert page.status_code == 200, path
             assert "<script>alert(1)" not in page.text and "<img src=x" not in page.text
             assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
+
+
+async def test_a_result_on_a_demo_task_carries_the_demo_banner_everywhere_it_is_shown(
+    settings: Settings, tmp_path: Path
+) -> None:
+    store = await Store.open(settings.db)
+    await sync_specs(store)
+    registry = Registry(store=store, public_url=settings.base_url, artifacts_dir=settings.artifacts_dir)
+    demo = FakeModel("demo/model", "Demo Model")
+    bundle = write_bundle(tmp_path / "demo", task="clinicalqa-upstream-demo@0", model=demo, quality=0.6)
+    stored = await import_result(registry, bundle)
+    await store.close()
+    async with running(settings) as client:
+        result = (await client.get(f"/r/{stored.run_id}")).text
+        home = (await client.get("/")).text
+        model = (await client.get(f"/models/{demo.slug}")).text
+    assert 'class="banner demo"' in result and "Demo data." in result
+    latest = home.split('id="latest-heading"', 1)[1].split("</table>", 1)[0]
+    assert "Demo Model" in latest and "demo data" in latest
+    assert "demo data" in model
