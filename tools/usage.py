@@ -76,7 +76,7 @@ class UsageCounter:
         """A beacon from a browser that opened `path` (already checked to be one of our pages)."""
         if visitor.bot:
             return
-        self.pending_visits.append(visit_store.Visit(path, visitor.hash, visitor.day, utc_stamp()))
+        self.pending_visits.append(visit_store.Visit(path, visitor.hash, visitor.day))
 
     def count_lookup(self, visitor: Visitor, run_id: str) -> None:
         self._add("lookup", run_id, run_id, visitor)
