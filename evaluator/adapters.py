@@ -71,10 +71,10 @@ def backoff_seconds(attempt: int, headers: Mapping[str, str] | None) -> float:
     if headers is not None:
         for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
             try:
-                return min(float(headers[name]) * scale, 60.0)
+                return float(min(float(headers[name]) * scale, 60.0))
             except (KeyError, ValueError):
                 continue
-    return min(MAX_BACKOFF_SECONDS, 0.5 * 2**attempt)
+    return float(min(MAX_BACKOFF_SECONDS, 0.5 * 2.0**attempt))
 
 
 class ChatEndpoint:
@@ -94,7 +94,8 @@ class ChatEndpoint:
         if api_key:
             headers["authorization"] = f"Bearer {api_key}"
         self.client = httpx2.AsyncClient(
-            headers=headers, timeout=config.timeout_seconds,
+            headers=headers,
+            timeout=config.timeout_seconds,
             limits=httpx2.Limits(max_connections=config.concurrency, max_keepalive_connections=config.concurrency),
         )
         self.transient = (httpx2.TimeoutException, httpx2.TransportError)
@@ -120,15 +121,18 @@ class ChatEndpoint:
                     response = await self.client.post(self.url, content=body)
                 except self.transient as error:
                     if final:
-                        raise AdapterError(f"endpoint {self.config.base_url} failed: {type(error).__name__}: {error}")
+                        raise AdapterError(
+                            f"endpoint {self.config.base_url} failed: {type(error).__name__}: {error}"
+                        ) from error
                     await asyncio.sleep(backoff_seconds(attempt, None))
                     continue
                 if response.status_code in RETRYABLE and not final:
                     await asyncio.sleep(backoff_seconds(attempt, response.headers))
                     continue
                 if response.status_code != 200:
-                    raise AdapterError(f"endpoint {self.config.base_url} failed: HTTP {response.status_code} "
-                                       f"{response.text[:200]!r}")
+                    raise AdapterError(
+                        f"endpoint {self.config.base_url} failed: HTTP {response.status_code} {response.text[:200]!r}"
+                    )
                 return parse_completion(response.content, (time.perf_counter() - started) * 1000, self.config.base_url)
         raise AdapterError("unreachable: the retry loop always returns or raises")
 
@@ -145,7 +149,8 @@ def parse_completion(content: bytes, latency_ms: float, source: str) -> ItemOutp
         raise AdapterError(f"endpoint {source} failed: the reply is not chat-completion JSON ({error})") from None
     return ItemOutput(
         raw_output=message.get("content") or "",
-        prompt_tokens=usage.get("prompt_tokens"), completion_tokens=usage.get("completion_tokens"),
+        prompt_tokens=usage.get("prompt_tokens"),
+        completion_tokens=usage.get("completion_tokens"),
         latency_ms=round(latency_ms, 3),
     )
 

@@ -149,9 +149,7 @@ def _models(
     return _PerModel([stats.build_plan(metric, codes, n_units, None, labels, row) for row in table])
 
 
-def _range_bounds(
-    ranks: IntArray, point_ranks: IntArray, replicates: int, level: float
-) -> tuple[IntArray, IntArray]:
+def _range_bounds(ranks: IntArray, point_ranks: IntArray, replicates: int, level: float) -> tuple[IntArray, IntArray]:
     """Each model's rank percentiles: low rounded down, high rounded up, widened to include the point rank."""
     n_models = point_ranks.size
     if ranks.shape[0] == 0 or (replicates - ranks.shape[0]) * 2 > replicates:

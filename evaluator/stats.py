@@ -349,9 +349,7 @@ def replicate_values(
     ]
 
 
-def resample_unit_counts(
-    rng: np.random.Generator, replicates: int, n_units: int, rows: int
-) -> Iterator[FloatArray]:
+def resample_unit_counts(rng: np.random.Generator, replicates: int, n_units: int, rows: int) -> Iterator[FloatArray]:
     """Blocks of at most `rows` replicates: how often each unit is drawn, U draws with replacement each."""
     for start in range(0, replicates, rows):
         block = min(rows, replicates - start)

@@ -104,6 +104,6 @@ def build_app(settings: Settings) -> Starlette:
     return Starlette(
         routes=routes,
         middleware=[Middleware(AccessLog), Middleware(SecurityHeaders)],
-        exception_handlers=HANDLERS,  # type: ignore[arg-type]
+        exception_handlers=HANDLERS,
         lifespan=lifespan,
     )

@@ -24,6 +24,7 @@ from tools.errors import (
     TaskNotFound,
 )
 from tools.registry import Registry
+from tools.schemas import ResultDetail
 from tools.usage import Visitor
 
 Capability = Callable[..., Awaitable[BaseModel]]
@@ -102,7 +103,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "get_result",
         results.get_result,
         results.GetResultQuery,
-        results.ResultDetail,
+        ResultDetail,
         "/v1/results/{run_id}",
         "One result: all metrics with 95% CIs, configuration, versions, cost, BibTeX",
         errors=(RunNotFound,),

@@ -34,18 +34,37 @@ def cache_root(settings: Settings) -> Path:
 
 def request_of(args: argparse.Namespace, settings: Settings) -> EvalRequest:
     return EvalRequest(
-        model=args.model, task=args.task, data=settings.data, cache_root=cache_root(settings),
-        endpoint=args.endpoint, model_id=args.model_id, api_key_env=args.api_key_env, concurrency=args.concurrency,
-        timeout_seconds=args.timeout, max_retries=args.max_retries, limit=args.limit, allow_partial=args.allow_partial, resume=args.resume,
-        command=args.command, tier=args.tier, publish=args.publish,
+        model=args.model,
+        task=args.task,
+        data=settings.data,
+        cache_root=cache_root(settings),
+        endpoint=args.endpoint,
+        model_id=args.model_id,
+        api_key_env=args.api_key_env,
+        concurrency=args.concurrency,
+        timeout_seconds=args.timeout,
+        max_retries=args.max_retries,
+        limit=args.limit,
+        allow_partial=args.allow_partial,
+        resume=args.resume,
+        command=args.command,
+        tier=args.tier,
+        publish=args.publish,
     )
 
 
 def show(outcome: EvalOutcome, as_json: bool) -> None:
     if as_json:
-        body: Any = outcome.result.model_dump(mode="json") if outcome.result else {
-            "outcome": outcome.outcome, "run_id": outcome.run_id, "run_key": outcome.run_key, "message": outcome.message,
-        }
+        body: Any = (
+            outcome.result.model_dump(mode="json")
+            if outcome.result
+            else {
+                "outcome": outcome.outcome,
+                "run_id": outcome.run_id,
+                "run_key": outcome.run_key,
+                "message": outcome.message,
+            }
+        )
         print(orjson.dumps(body, option=orjson.OPT_INDENT_2).decode())
         return
     print(outcome.message)
@@ -72,9 +91,16 @@ def eval_command(args: argparse.Namespace, settings: Settings) -> int:
 
 def models_add(args: argparse.Namespace, settings: Settings) -> int:
     spec = ModelSpec(
-        slug=args.slug, name=args.name or args.slug.split("/", 1)[1], type=args.type, provider=args.provider,
-        provider_model_id=args.provider_model_id, aliases=args.alias or [], version=args.version or "",
-        endpoint=args.endpoint, price_input_per_mtok=args.price_input, price_output_per_mtok=args.price_output,
+        slug=args.slug,
+        name=args.name or args.slug.split("/", 1)[1],
+        type=args.type,
+        provider=args.provider,
+        provider_model_id=args.provider_model_id,
+        aliases=args.alias or [],
+        version=args.version or "",
+        endpoint=args.endpoint,
+        price_input_per_mtok=args.price_input,
+        price_output_per_mtok=args.price_output,
     )
     model = run_with_registry(settings, lambda registry: add_model(registry, spec))
     print(f"registered {model.slug} ({model.type}, version {model.version or 'unversioned'})")
@@ -102,21 +128,30 @@ def data_fetch_command(args: argparse.Namespace, settings: Settings) -> int:
     directory = settings.data or Path("vitaldb-data")
     caseids = [int(c) for c in args.caseids.split(",")] if args.caseids else None
     summary = fetch_cases(
-        directory, track=definition.track, min_age=definition.min_age, api_url=args.api_url, caseids=caseids,
-        limit=args.limit, progress=ProgressBar(f"fetch {args.dataset}"),
+        directory,
+        track=definition.track,
+        min_age=definition.min_age,
+        api_url=args.api_url,
+        caseids=caseids,
+        limit=args.limit,
+        progress=ProgressBar(f"fetch {args.dataset}"),
     )
-    print(f"{directory}: fetched {len(summary.fetched)}, already present {len(summary.skipped_present)}, "
-          f"without {definition.track} {len(summary.without_track)}")
+    print(
+        f"{directory}: fetched {len(summary.fetched)}, already present {len(summary.skipped_present)}, "
+        f"without {definition.track} {len(summary.without_track)}"
+    )
     return 0
 
 
 def demo_command(args: argparse.Namespace, settings: Settings) -> int:
     """Seed the demo tasks by running our baselines on them (a no-op for runs already stored)."""
+
     async def work(registry: Registry) -> list[EvalOutcome]:
         outcomes = []
         for model, task in DEMO_RUNS:
-            request = EvalRequest(model=model, task=task, data=settings.data, cache_root=cache_root(settings),
-                                  publish=True)
+            request = EvalRequest(
+                model=model, task=task, data=settings.data, cache_root=cache_root(settings), publish=True
+            )
             outcomes.append(await evaluate(registry, request))
         return outcomes
 
@@ -161,7 +196,9 @@ def add_eval_commands(commands: argparse._SubParsersAction) -> None:  # type: ig
     add_settings(add, ["db", "log_level"])
     add.set_defaults(handler=models_add)
 
-    data = commands.add_parser("data", help="Check or fetch local task data.").add_subparsers(dest="data_command", required=True)
+    data = commands.add_parser("data", help="Check or fetch local task data.").add_subparsers(
+        dest="data_command", required=True
+    )
     check = data.add_parser("check", help="Verify local data against a task spec and say exactly what differs.")
     check.add_argument("task")
     check.add_argument("--json", action="store_true")
@@ -181,4 +218,3 @@ def add_eval_commands(commands: argparse._SubParsersAction) -> None:  # type: ig
     demo.add_argument("--quiet", action="store_true")
     add_settings(demo, ["db", "public_url", "artifacts", "data", "log_level"])
     demo.set_defaults(handler=demo_command)
-

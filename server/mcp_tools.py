@@ -31,7 +31,7 @@ exact versions, cost and BibTeX. Rule one: call `lookup` before you run an evalu
 exists, cite it and download its predictions instead of recomputing it. Errors start with a stable code
 (e.g. `task_not_found: ...`)."""
 
-READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
 
 def tool_parameters(query: type[BaseModel]) -> list[inspect.Parameter]:

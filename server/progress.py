@@ -32,7 +32,8 @@ class ProgressBar:
         left = (total - done) / rate if rate > 0 else float("inf")
         filled = int(WIDTH * done / total) if total else WIDTH
         eta = "--" if left == float("inf") else f"{left:.0f}s"
-        line = (f"{self.label} [{'#' * filled}{'.' * (WIDTH - filled)}] {done}/{total} "
-                f"{rate:.1f} items/s ETA {eta}")
-        self.stream.write(("\r" if self.interactive else "") + line + ("\n" if finished or not self.interactive else ""))
+        line = f"{self.label} [{'#' * filled}{'.' * (WIDTH - filled)}] {done}/{total} {rate:.1f} items/s ETA {eta}"
+        self.stream.write(
+            ("\r" if self.interactive else "") + line + ("\n" if finished or not self.interactive else "")
+        )
         self.stream.flush()

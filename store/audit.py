@@ -42,7 +42,5 @@ def list_entries(store: Store, limit: int, before: int | None = None) -> list[Au
     if before is None:
         rows = store.read(f"SELECT {COLUMNS} FROM audit_log ORDER BY id DESC LIMIT ?", (limit,))
     else:
-        rows = store.read(
-            f"SELECT {COLUMNS} FROM audit_log WHERE id < ? ORDER BY id DESC LIMIT ?", (before, limit)
-        )
+        rows = store.read(f"SELECT {COLUMNS} FROM audit_log WHERE id < ? ORDER BY id DESC LIMIT ?", (before, limit))
     return [from_row(row) for row in rows]

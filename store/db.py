@@ -139,7 +139,8 @@ class Store:
         return self._reader.execute(sql, params).fetchall()
 
     def read_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
-        return self._reader.execute(sql, params).fetchone()
+        row: sqlite3.Row | None = self._reader.execute(sql, params).fetchone()
+        return row
 
     async def read_off_loop(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """A long read (a scan, an export) on its own connection in a worker thread."""

@@ -21,7 +21,8 @@ class RankRangeSet:
 
 def get_rank_ranges(store: Store, slug: str, version: int) -> RankRangeSet | None:
     head = store.read_one(
-        "SELECT covers_json, replicates, note, computed_at FROM rank_range_sets WHERE task_slug = ? AND task_version = ?",
+        "SELECT covers_json, replicates, note, computed_at FROM rank_range_sets "
+        "WHERE task_slug = ? AND task_version = ?",
         (slug, version),
     )
     if head is None:
@@ -30,13 +31,21 @@ def get_rank_ranges(store: Store, slug: str, version: int) -> RankRangeSet | Non
         "SELECT run_id, best, worst FROM rank_ranges WHERE task_slug = ? AND task_version = ?", (slug, version)
     )
     return RankRangeSet(
-        covers=tuple(orjson.loads(head["covers_json"])), replicates=int(head["replicates"]), note=head["note"],
-        computed_at=head["computed_at"], ranges={r["run_id"]: (int(r["best"]), int(r["worst"])) for r in rows},
+        covers=tuple(orjson.loads(head["covers_json"])),
+        replicates=int(head["replicates"]),
+        note=head["note"],
+        computed_at=head["computed_at"],
+        ranges={r["run_id"]: (int(r["best"]), int(r["worst"])) for r in rows},
     )
 
 
 async def replace_rank_ranges(
-    store: Store, slug: str, version: int, covers: list[str], replicates: int, note: str,
+    store: Store,
+    slug: str,
+    version: int,
+    covers: list[str],
+    replicates: int,
+    note: str,
     ranges: dict[str, tuple[int, int]],
 ) -> None:
     """Swap a task version's ranges for a new set in one transaction (readers see the old or the new)."""

@@ -60,8 +60,19 @@ async def claim_run(store: Store, run: Run) -> tuple[Run, bool]:
         cursor = await db.execute(
             f"INSERT INTO runs ({COLUMNS}) VALUES ({', '.join('?' * 13)}) ON CONFLICT (run_key) DO NOTHING",
             (
-                run.run_key, run.run_id, run.key_json, run.model_slug, run.task_ref, run.status, run.owner,
-                run.started_at, run.heartbeat_at, run.finished_at, run.items_total, run.items_done, run.error,
+                run.run_key,
+                run.run_id,
+                run.key_json,
+                run.model_slug,
+                run.task_ref,
+                run.status,
+                run.owner,
+                run.started_at,
+                run.heartbeat_at,
+                run.finished_at,
+                run.items_total,
+                run.items_done,
+                run.error,
             ),
         )
         won = cursor.rowcount == 1

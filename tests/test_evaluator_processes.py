@@ -61,7 +61,7 @@ def test_two_processes_evaluating_one_key_compute_it_once(tmp_path: Path) -> Non
 def test_a_killed_run_resumes_without_asking_a_completed_item_again(tmp_path: Path) -> None:
     instances = demo_instances()[:120]
     script, _ = scripted(instances)
-    script.delay = 0.03
+    script.delay = 0.06  # 120 items at concurrency 2: ~4 s, so the kill lands mid-run
     db = tmp_path / "crash.db"
     subprocess.run([*BENCHTOWARD, "models", "add", "acme/scripted-1", "--db", str(db)], check=True, timeout=60)
     with FakeLLM(script) as llm:

@@ -158,3 +158,25 @@ def test_the_http_server_answers_a_plain_socket_client(live_server: LiveServer) 
 def test_benchtoward_cli_is_installed() -> None:
     result = subprocess.run([sys.executable, "-m", "server.cli", "--help"], capture_output=True, text=True, check=True)
     assert "serve" in result.stdout and "import-result" in result.stdout
+
+
+def readme_curl_commands() -> list[str]:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    return [line.strip() for line in readme.splitlines() if line.strip().startswith("curl ")]
+
+
+async def test_every_curl_example_in_the_readme_works(data_live_server: LiveServer, run_ids: dict[str, str],
+                                                tmp_path: Path) -> None:
+    commands = readme_curl_commands()
+    assert len(commands) >= 10
+    run_id = run_ids[f"{HARI.slug}@clinicalqa@0"]
+    for command in commands:
+        line = command.replace("http://127.0.0.1:8000", data_live_server.url).replace("<run_id>", run_id)
+        if shutil.which("curl"):
+            done = subprocess.run(["bash", "-c", f"{line} --fail --silent --show-error --output /dev/null"
+                                   if " -o " not in line else f"{line} --fail --silent --show-error"],
+                                  cwd=tmp_path, capture_output=True, text=True, timeout=60)
+            assert done.returncode == 0, (line, done.stderr)
+        else:
+            url = line.split('"')[1]
+            assert httpx.get(url).status_code == 200, line

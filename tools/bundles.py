@@ -15,7 +15,7 @@ import shutil
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import orjson
 import pyarrow as pa
@@ -286,9 +286,9 @@ def bundle_of(result: Result, model: Model) -> ResultBundle:
             provider_model_id=model.provider_model_id,
             version=model.version,
         ),
-        tier=result.tier,
-        status=result.status,
-        status_reason=result.status_reason,  # type: ignore[arg-type]
+        tier=cast(Tier, result.tier),
+        status=cast(ResultStatus, result.status),
+        status_reason=result.status_reason,
         eval_date=result.eval_date,
         primary_metric=result.primary_metric,
         metrics=[MetricValue(**m) for m in metrics["metrics"]],

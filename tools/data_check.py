@@ -34,12 +34,12 @@ async def check(registry: Registry, request: EvalRequest) -> DataCheck:
     if not data.exists():
         raise BadRequest(f"no data at {data}")
     if spec.kind == "mcq":
-        report = await asyncio.to_thread(clinicalqa.check_data, data, spec)
-        differences = [f"{d.kind}: {d.message}" for d in report.differences]
-        notes = [f"{report.n_items} items; instance set sha256 {report.instance_set_sha256}"]
+        items = await asyncio.to_thread(clinicalqa.check_data, data, spec)
+        ok, differences = items.ok, [f"{d.kind}: {d.message}" for d in items.differences]
+        notes = [f"{items.n_items} items; instance set sha256 {items.instance_set_sha256}"]
     else:
-        binary = await asyncio.to_thread(check_data_dir, data, spec)
-        differences, notes = list(binary.differences), list(binary.notes)
-        report = binary
-    return DataCheck(task=task.ref, spec_hash=task.spec_hash, data=str(data), ok=report.ok,
-                     differences=differences, notes=notes)
+        cases = await asyncio.to_thread(check_data_dir, data, spec)
+        ok, differences, notes = cases.ok, list(cases.differences), list(cases.notes)
+    return DataCheck(
+        task=task.ref, spec_hash=task.spec_hash, data=str(data), ok=ok, differences=differences, notes=notes
+    )

@@ -9,6 +9,7 @@ queries a completed item again; the result row appears only after its prediction
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import platform
 import socket
@@ -47,6 +48,8 @@ from tools.results import detail
 from tools.schemas import Bootstrap, MetricValue, ResultDetail
 
 HEARTBEAT_SECONDS = 5.0
+SAVE_SECONDS = 0.25
+SAVE_BATCH = 64
 STALE_AFTER_SECONDS = 30.0
 PACKAGES = ("numpy", "pyarrow", "scikit-learn", "openai", "vitaldb")
 Outcome = Literal["computed", "existing", "in_progress", "stale", "failed"]
@@ -113,7 +116,7 @@ def package_versions() -> dict[str, str]:
 async def plan_model(registry: Registry, request: EvalRequest, task: Task) -> Plan:
     """Resolve (or register) the model and decide its adapter, tag and run-key configuration."""
     if request.model in model_tools.BASELINES:
-        name, kind = model_tools.BASELINES[request.model]
+        _name, kind = model_tools.BASELINES[request.model]
         if kind != task.kind:
             raise BadRequest(f"{request.model} is a baseline for {kind} tasks, not for {task.ref}")
         model = await model_tools.ensure_baseline(registry, request.model)
@@ -138,7 +141,8 @@ async def plan_model(registry: Registry, request: EvalRequest, task: Task) -> Pl
         model_id=model_id,
         api_key_env=request.api_key_env,
         concurrency=request.concurrency,
-        timeout_seconds=request.timeout_seconds, max_retries=request.max_retries,
+        timeout_seconds=request.timeout_seconds,
+        max_retries=request.max_retries,
     )
     config = {"adapter": "openai-chat", "model_id": model_id}
     return Plan(model, "openai-chat", request.tier or "standard", config, endpoint)
@@ -284,10 +288,44 @@ class Heartbeat:
     async def __aexit__(self, *exc: object) -> None:
         assert self.task is not None
         self.task.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await self.task
-        except asyncio.CancelledError:
-            pass
+
+
+class ItemSaver:
+    """Writes completed items to the per-item cache in small batches (every SAVE_SECONDS or SAVE_BATCH
+    items, and on exit, error or not): one transaction per batch instead of one per item. An item counts as
+    completed for a resume once it is written; at most the last batch is asked again after a SIGKILL."""
+
+    def __init__(self, registry: Registry, key: str) -> None:
+        self.registry, self.key = registry, key
+        self.pending: list[tuple[str, str]] = []
+        self.task: asyncio.Task[None] | None = None
+
+    async def save(self, instance_id: str, output: ItemOutput) -> None:
+        self.pending.append((instance_id, output.to_json()))
+        if len(self.pending) >= SAVE_BATCH:
+            await self.flush()
+
+    async def flush(self) -> None:
+        batch, self.pending = self.pending, []
+        await run_store.save_items(self.registry.store, self.key, batch)
+
+    async def flush_forever(self) -> None:
+        while True:
+            await asyncio.sleep(SAVE_SECONDS)
+            await self.flush()
+
+    async def __aenter__(self) -> ItemSaver:
+        self.task = asyncio.create_task(self.flush_forever())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.task is not None
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+        await self.flush()
 
 
 def cached(registry: Registry, key: str) -> dict[str, ItemOutput]:
@@ -305,10 +343,6 @@ async def compute_mcq(
     """Answer every instance (cached items are not asked again) and score; return the count of new calls."""
     cache = cached(registry, key)
     calls = 0
-
-    async def save(instance_id: str, output: ItemOutput) -> None:
-        await run_store.save_items(registry.store, key, [(instance_id, output.to_json())])
-
     if plan.adapter == "python":
         answers = baseline_answers(plan.model.slug, spec, instances, key)
         outputs = {i.instance_id: ItemOutput(answer=answers[i.instance_id]) for i in instances}
@@ -338,7 +372,8 @@ async def compute_mcq(
             return await endpoint.complete(instance.messages)
 
         try:
-            outputs = await runner.answer_each(instances, ask, cache, save, progress)
+            async with ItemSaver(registry, key) as saver:
+                outputs = await runner.answer_each(instances, ask, cache, saver.save, progress)
         finally:
             calls = counter["calls"]
             await endpoint.close()
@@ -500,8 +535,9 @@ async def check_binary(data: Path, spec: TaskSpec, request: EvalRequest) -> bool
     report = await asyncio.to_thread(check_data_dir, data, spec)
     if not report.ok and not request.allow_partial:
         differences = "; ".join(report.differences)
-        raise BadRequest(f"the data at {data} differs from {spec.task} (use --allow-partial to run it anyway): "
-                         f"{differences}"[:4000])
+        raise BadRequest(
+            f"the data at {data} differs from {spec.task} (use --allow-partial to run it anyway): {differences}"[:4000]
+        )
     return bool(report.ok)
 
 
@@ -549,8 +585,10 @@ async def evaluate(
             if spec.kind == "mcq":
                 computation, calls = await compute_mcq(registry, plan, spec, instances, key, report)
             else:
-                windows = windows or await asyncio.to_thread(load_windows, data, spec, request.limit)
-                computation, calls = await compute_binary(registry, plan, spec, data, windows, key)
+                scored = (
+                    windows if windows is not None else await asyncio.to_thread(load_windows, data, spec, request.limit)
+                )
+                computation, calls = await compute_binary(registry, plan, spec, data, scored, key)
             path = registry.predictions_path(f"{run_id}/{FILE_NAME}")
             sha256 = await asyncio.to_thread(write_predictions, path, spec.kind, computation.columns)
             bundle = bundle_for(plan, spec, inputs, key, computation, sha256, request.publish)

@@ -36,11 +36,15 @@ def aligned(paths: list[Path], kind: str) -> tuple[np.ndarray, dict[str, np.ndar
     first = pq.read_table(paths[0], columns=["instance_id", "unit_id", "label"]).sort_by("instance_id")
     units = np.asarray(first.column("unit_id").to_pylist())
     column = "correct" if kind == "mcq" else "score"
-    values = np.stack([
-        pq.read_table(path, columns=["instance_id", column]).sort_by("instance_id").column(column).to_numpy(
-            zero_copy_only=False
-        ) for path in paths
-    ])
+    values = np.stack(
+        [
+            pq.read_table(path, columns=["instance_id", column])
+            .sort_by("instance_id")
+            .column(column)
+            .to_numpy(zero_copy_only=False)
+            for path in paths
+        ]
+    )
     if kind == "mcq":
         return units, {"correct": values.astype(bool)}
     return units, {"labels": first.column("label").to_numpy().astype(bool), "scores": values.astype(np.float64)}
@@ -49,9 +53,13 @@ def aligned(paths: list[Path], kind: str) -> tuple[np.ndarray, dict[str, np.ndar
 def compute(spec: TaskSpec, kind: str, run_ids: list[str], paths: list[Path]) -> dict[str, tuple[int, int]]:
     units, data = aligned(paths, kind)
     result = ranks.rank_ranges(
-        spec.primary_metric, units=units, replicates=int(spec.bootstrap["replicates"]),
+        spec.primary_metric,
+        units=units,
+        replicates=int(spec.bootstrap["replicates"]),
         rng=stats.rng_from_key(ranks.rank_seed_key(spec.spec_hash, run_ids)),
-        higher_is_better=spec.higher_is_better, level=float(spec.bootstrap.get("level", 0.95)), **data,
+        higher_is_better=spec.higher_is_better,
+        level=float(spec.bootstrap.get("level", 0.95)),
+        **data,
     )
     return {run_id: (int(b), int(w)) for run_id, b, w in zip(run_ids, result.best, result.worst, strict=True)}
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from pydantic import Field
 
 from store import datasets as dataset_store
@@ -99,9 +101,9 @@ def summaries(registry: Registry, results: list[Result]) -> list[ResultSummary]:
             task=r.task_ref,
             spec_hash=r.spec_hash,
             model=model_ref(models[r.model_slug]),
-            tier=r.tier,
-            status=r.status,
-            demo=demo.get(r.task_ref, False),  # type: ignore[arg-type]
+            tier=cast(Tier, r.tier),
+            status=cast(ResultStatus, r.status),
+            demo=demo.get(r.task_ref, False),
             metric=primary_metric_value(r),
             n=r.n,
             parse_rate=r.parse_rate,
@@ -116,6 +118,7 @@ def summaries(registry: Registry, results: list[Result]) -> list[ResultSummary]:
 async def search_results(registry: Registry, query: SearchResultsQuery) -> ResultList:
     """Use to find results across tasks: published, complete results matching every given filter, newest first.
     For one model on one task prefer `lookup`."""
+
     def build() -> ResultList:
         results = result_store.search_results(registry.store, result_filter(registry, query), limit=query.limit)
         return ResultList(results=summaries(registry, results))

@@ -46,7 +46,7 @@ from evaluator.clinicalqa.baselines import (
     predict_random,
     random_config,
 )
-from evaluator.clinicalqa.check import DataCheckReport, Difference, check_data, instance_set_hash
+from evaluator.clinicalqa.check import DataCheckReport, Difference, check_data
 from evaluator.clinicalqa.items import DataError, Item
 from evaluator.clinicalqa.parser import PARSER_ID, PARSER_VERSION, RULE_IDS, ParsedAnswer, parse_answer
 from evaluator.clinicalqa.prompt import PromptTemplate, build_messages, render_prompt
@@ -60,6 +60,7 @@ from evaluator.clinicalqa.task import (
     load_instances,
     score_output,
 )
+from evaluator.predictions import instance_set_hash
 
 __all__ = [
     "MAJORITY_SLUG",

@@ -72,9 +72,7 @@ def load_reference(
     """
     block: Mapping[str, Any] = (spec.model_extra or {}).get("reference") or {}
     if "task" not in block or block.get("split") != "reference":
-        raise ValueError(
-            f"{spec.task}: the spec names no reference split (a 'reference' block with task, split)"
-        )
+        raise ValueError(f"{spec.task}: the spec names no reference split (a 'reference' block with task, split)")
     source = spec if block["task"] == spec.task else _spec_by_ref(str(block["task"]), specs_dir)
     data_dir = data_dir or default_data_path(source)
     if data_dir is None:

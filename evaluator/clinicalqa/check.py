@@ -105,9 +105,7 @@ def _count(found: int, expected: int, what: str) -> str:
     return f"{what}: found {found:,}, the spec expects {expected:,} ({abs(gap):,} {direction})"
 
 
-def _digests(
-    path: Path, files: Sequence[Path], rules: DataRules
-) -> tuple[list[FileDigest], list[Difference]]:
+def _digests(path: Path, files: Sequence[Path], rules: DataRules) -> tuple[list[FileDigest], list[Difference]]:
     listed = rules.files
     if listed and path.is_file() and len(listed) != 1:
         message = f"the spec lists {len(listed)} files but {path.name} is a single file"
@@ -118,9 +116,7 @@ def _digests(
         pinned = listed[index] if listed else None
         label = pinned.path if pinned else (str(file.relative_to(path)) if path.is_dir() else file.name)
         if not file.is_file():
-            differences.append(
-                Difference("missing_file", f"{label}: listed in the spec, not found in {path}")
-            )
+            differences.append(Difference("missing_file", f"{label}: listed in the spec, not found in {path}"))
             continue
         digest = file_sha256(file)
         digests.append(FileDigest(label, digest))
@@ -145,9 +141,7 @@ def _split(items: Sequence[Item], rules: DataRules) -> tuple[list[Item], list[It
     return parts[rule.scored], parts["reference"], differences
 
 
-def _id_differences(
-    ids: Sequence[str], rules: DataRules, expected_ids: Collection[str] | None
-) -> list[Difference]:
+def _id_differences(ids: Sequence[str], rules: DataRules, expected_ids: Collection[str] | None) -> list[Difference]:
     differences = []
     if rules.expected_items is not None and len(ids) != rules.expected_items:
         differences.append(Difference("count", _count(len(ids), rules.expected_items, "items")))
@@ -169,9 +163,7 @@ def _from_problems(problems: Iterable[Problem]) -> list[Difference]:
     return [Difference(problem.kind, problem.message) for problem in problems]
 
 
-def read_task_items(
-    data_path: Path, spec: TaskSpec, *, expected_ids: Collection[str] | None = None
-) -> TaskItems:
+def read_task_items(data_path: Path, spec: TaskSpec, *, expected_ids: Collection[str] | None = None) -> TaskItems:
     """Read, validate, select and split a task's data, with the report of how it matches the spec."""
     rules = DataRules.from_spec(spec)
     differences: list[Difference] = []
@@ -215,8 +207,6 @@ def read_task_items(
     return TaskItems(scored=tuple(scored), reference=tuple(reference), report=report)
 
 
-def check_data(
-    data_path: Path, spec: TaskSpec, *, expected_ids: Collection[str] | None = None
-) -> DataCheckReport:
+def check_data(data_path: Path, spec: TaskSpec, *, expected_ids: Collection[str] | None = None) -> DataCheckReport:
     """Check local data against the spec; `expected_ids`, when known, also names missing and extra ids."""
     return read_task_items(data_path, spec, expected_ids=expected_ids).report

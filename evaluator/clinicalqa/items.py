@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa  # type: ignore[import-untyped]
-import pyarrow.parquet as pq  # type: ignore[import-untyped]
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 LETTERS = ("A", "B", "C", "D", "E")
 DEFAULT_ID_FIELDS = ("question_id", "uid", "id")
@@ -117,9 +117,7 @@ def find_data_files(path: Path, split: str | None, listed: Sequence[str] = ()) -
         formats = sorted({(format_of(child) or "").removesuffix(".gz") for child in named})
         if len(formats) > 1:
             names = ", ".join(str(child.relative_to(path)) for child in named)
-            raise DataError(
-                [Problem("ambiguous_files", f"{path}: split {split!r} in several formats: {names}")]
-            )
+            raise DataError([Problem("ambiguous_files", f"{path}: split {split!r} in several formats: {names}")])
         return named
     if len(candidates) == 1:
         return candidates
@@ -142,9 +140,7 @@ def _parquet_rows(path: Path) -> list[dict[str, Any]]:
     try:
         rows: list[dict[str, Any]] = pq.read_table(path).to_pylist()
     except (OSError, pa.ArrowException) as error:
-        raise DataError(
-            [Problem("unreadable", f"{path.name}: not a readable parquet file ({error})")]
-        ) from None
+        raise DataError([Problem("unreadable", f"{path.name}: not a readable parquet file ({error})")]) from None
     return rows
 
 
@@ -155,9 +151,7 @@ def _json_lines(path: Path, text: str) -> Iterator[Record]:
         try:
             value = json.loads(line)
         except json.JSONDecodeError as error:
-            raise DataError(
-                [Problem("unreadable", f"{path.name}:{number}: not JSON ({error.msg})")]
-            ) from None
+            raise DataError([Problem("unreadable", f"{path.name}:{number}: not JSON ({error.msg})")]) from None
         yield _as_record(value, f"{path.name}:{number}")
 
 

@@ -18,7 +18,7 @@ Steps, in order:
 | 2 | `ko-dap` | `답: (C)`, `답은 C` (답 not preceded by a Hangul syllable, so not 대답/응답) |
 | 3 | `en-answer-is` | `The answer is C`, `the correct answer is: (C)`, `answer is option C` |
 | 4 | `en-answer-colon` | `Answer: C`, `Final answer: **C**`, `**Answer:** C` |
-| 5 | `line-start` | a line starting `C.` or `(C)`, or a line that is only `C` (after optional spaces, `>`, `-`, `#`, `*`, `_`) |
+| 5 | `line-start` | a line starting `C.` or `(C)`, or a line that is only `C` (after spaces, `>`, `-`, `#`, `*`, `_`) |
 | 6 | `bold` | `**C**`, `**(C)**`, `**C.**`, or bold opening `**C. ` |
 | 7 | `circled-or-beon` | `①`-`⑤`, or `1번`-`5번` (not `13번`, not `3번째`), mapped to A-E |
 | 8 | `option-text` | the text contains exactly one option's text (see `match_option_text`) |

@@ -63,8 +63,7 @@ def render_prompt(item: Item, prompt: PromptTemplate) -> str:
     """The user text for one item."""
     exam_block = prompt.exam_block.format(exam=item.exam) if item.exam else ""
     options_block = "\n".join(
-        prompt.option_line.format(letter=letter, text=text)
-        for letter, text in zip(LETTERS, item.options, strict=True)
+        prompt.option_line.format(letter=letter, text=text) for letter, text in zip(LETTERS, item.options, strict=True)
     )
     return prompt.template.format(question=item.question, exam_block=exam_block, options_block=options_block)
 

@@ -60,16 +60,12 @@ def check_parser(spec: TaskSpec) -> None:
     parser: Mapping[str, Any] = (spec.model_extra or {}).get("parser") or {}
     if (parser.get("id"), parser.get("version")) != (PARSER_ID, PARSER_VERSION):
         found = f"{parser.get('id')} v{parser.get('version')}"
-        raise ValueError(
-            f"{spec.task}: spec parser {found}; this code implements {PARSER_ID} v{PARSER_VERSION}"
-        )
+        raise ValueError(f"{spec.task}: spec parser {found}; this code implements {PARSER_ID} v{PARSER_VERSION}")
 
 
 def to_instance(item: Item, prompt: PromptTemplate) -> Instance:
     """An Item as the harness sees it; the unit of the bootstrap is the question itself."""
-    return Instance(
-        item.instance_id, item.instance_id, item.answer, build_messages(item, prompt), item.options
-    )
+    return Instance(item.instance_id, item.instance_id, item.answer, build_messages(item, prompt), item.options)
 
 
 def load_instances(

@@ -91,9 +91,7 @@ async def read_paper(
     if not sources or len(sources) > MAX_DOCUMENTS:
         raise BadDocument(f"give between 1 and {MAX_DOCUMENTS} documents, not {len(sources)}")
     documents = [
-        await asyncio.to_thread(
-            load_document, item, name=name if len(sources) == 1 else None, max_bytes=max_bytes
-        )
+        await asyncio.to_thread(load_document, item, name=name if len(sources) == 1 else None, max_bytes=max_bytes)
         for item in sources
     ]
     text = documents[0].text + "".join(f"\n\n## {doc.source}\n\n{doc.text}" for doc in documents[1:])

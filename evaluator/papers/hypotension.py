@@ -12,9 +12,7 @@ from evaluator.papers.vocabulary import DATASET_BY_KEY, strip_markup
 # Found from the rare end ("65 mmHg") backwards, so the cost stays linear with a small constant: the
 # comparison must end right before the number and MAP must be named earlier in the same sentence.
 _PRESSURE = re.compile(r"(?<![\d.])(\d{2,3}) ?mm ?Hg", re.I)
-_COMPARISON_BEFORE = re.compile(
-    r"(≤|<=|=<|<|≥|>=|>|\bbelow|\bunder|\bless than|\blower than|\bat most) ?$", re.I
-)
+_COMPARISON_BEFORE = re.compile(r"(≤|<=|=<|<|≥|>=|>|\bbelow|\bunder|\bless than|\blower than|\bat most) ?$", re.I)
 _MAP_NAMED = re.compile(r"\bMAP\b|mean arterial (?:blood )?pressure", re.I)
 MAX_LOOK_BACK = 170
 _SINGLE = re.compile(
@@ -28,9 +26,7 @@ _DURATION = re.compile(
     re.I,
 )
 _HORIZON = (
-    re.compile(
-        r"(\d{1,2}) ?-?min(?:ute)?s?[- ](?:prediction |forecast(?:ing)? |early[- ]warning )?horizon", re.I
-    ),
+    re.compile(r"(\d{1,2}) ?-?min(?:ute)?s?[- ](?:prediction |forecast(?:ing)? |early[- ]warning )?horizon", re.I),
     re.compile(r"horizon of (\d{1,2}) ?min", re.I),
     re.compile(r"(?:in|within) the (?:next|following|subsequent) (\d{1,2}) ?min", re.I),
     re.compile(r"(\d{1,2}) ?min(?:ute)?s? (?:before|ahead|in advance|prior to)", re.I),

@@ -41,9 +41,7 @@ _REPO_ID = re.compile(r"(?<![\w./-])(" + _REPO_PART + r"/" + _REPO_PART + r")(?!
 _MODEL_NAME_LINE = re.compile(
     r"(?im)^[ \t>*+-]{0,6}Model[ \t]?(?:Name|ID|Repo(?:sitory)?)[ \t*_]{0,4}:[ \t*_`]{0,6}([^\n]{1,200})$"
 )
-_ARXIV = re.compile(
-    r"(?:arxiv\.org/(?:abs|pdf|html)/|arXiv:[ \t]?|10\.48550/arXiv\.)(\d{4}\.\d{4,5})(v\d{1,3})?", re.I
-)
+_ARXIV = re.compile(r"(?:arxiv\.org/(?:abs|pdf|html)/|arXiv:[ \t]?|10\.48550/arXiv\.)(\d{4}\.\d{4,5})(v\d{1,3})?", re.I)
 _DOI = re.compile(r"(?<![\w/.])(10\.\d{4,9}/[^\s\"'<>\[\]{}]{1,200})")
 _LICENSE_LINE = re.compile(r"(?im)^[ \t*_-]{0,6}Licen[sc]e[ \t*_]{0,4}:[ \t*_]{0,4}([^\n]{1,100})$")
 _LICENSED_UNDER = re.compile(r"licen[sc]ed under (?:the )?([^\n.;,()]{2,80})", re.I)
@@ -141,9 +139,7 @@ def _unquote(value: str) -> str:
 
 
 def _add_front_matter_value(matter: FrontMatter, key: str, value: str) -> None:
-    values = (
-        [v.strip().strip("\"'") for v in value.strip("[]").split(",")] if value.startswith("[") else [value]
-    )
+    values = [v.strip().strip("\"'") for v in value.strip("[]").split(",")] if value.startswith("[") else [value]
     for item in filter(None, values):
         if key == "license":
             matter.license = normalise_license(item)
@@ -185,9 +181,7 @@ def find_identifiers(text: str, matter: FrontMatter, model_ids: list[str]) -> Id
             hf_models.append(repo)
     hf_models.extend(matter.base_models)
     arxiv = (
-        [match.group(1) + (match.group(2) or "") for match in _ARXIV.finditer(text)]
-        if "arxiv" in text.lower()
-        else []
+        [match.group(1) + (match.group(2) or "") for match in _ARXIV.finditer(text)] if "arxiv" in text.lower() else []
     )
     dois = [_trim_doi(match.group(1)) for match in _DOI.finditer(text)] if "10." in text else []
     return Identifiers(

@@ -117,9 +117,7 @@ class LLMExtractor:
                         "Answer again with one JSON object that validates against the schema.",
                     },
                 ]
-        raise ExtractionFailed(
-            f"no valid JSON after {self.config.max_attempts} attempts; last error: {error}"
-        )
+        raise ExtractionFailed(f"no valid JSON after {self.config.max_attempts} attempts; last error: {error}")
 
     async def _ask(self, client: openai.AsyncOpenAI, messages: list[ChatCompletionMessageParam]) -> str:
         try:

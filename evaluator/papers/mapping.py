@@ -109,23 +109,19 @@ def apply_mapping(
     )
 
 
-def map_claim(
-    claim: ExtractedClaim, document: HypotensionDefinition | None, catalog: TaskCatalog
-) -> TaskMapping:
+def map_claim(claim: ExtractedClaim, document: HypotensionDefinition | None, catalog: TaskCatalog) -> TaskMapping:
     """The task one claim maps to, or None, with the reason. `document` is the hypotension definition the
     whole text states when it is about intraoperative hypotension, else None."""
     dataset = resolve_dataset(claim.dataset) or resolve_dataset(claim.task_variant)
     metric = canonical_metric(claim.metric) if claim.metric else None
-    about_ioh = any(
-        IOH_PATTERN.search(part or "") for part in (claim.dataset, claim.task_variant, claim.evidence)
-    ) or (document is not None and metric in _IOH_METRICS)
+    about_ioh = any(IOH_PATTERN.search(part or "") for part in (claim.dataset, claim.task_variant, claim.evidence)) or (
+        document is not None and metric in _IOH_METRICS
+    )
     if (dataset is not None and dataset.key == "vitaldb") or (dataset is None and about_ioh):
         return _map_ioh(claim, document or HypotensionDefinition(), catalog)
     if dataset is None:
         if claim.dataset:
-            return TaskMapping(
-                task=None, reason=f"{claim.dataset!r} is not the dataset of any BenchToward task"
-            )
+            return TaskMapping(task=None, reason=f"{claim.dataset!r} is not the dataset of any BenchToward task")
         return TaskMapping(task=None, reason="no dataset is named for this claim, so it cannot be mapped")
     if dataset.key == "clinicalqa":
         return _map_clinicalqa(claim, catalog)
@@ -140,9 +136,7 @@ def _map_clinicalqa(claim: ExtractedClaim, catalog: TaskCatalog) -> TaskMapping:
     if metric and metric not in catalog.clinicalqa_metrics:
         reason += f"; the task scores {', '.join(catalog.clinicalqa_metrics)}, the claim reports {metric}"
     if claim.setting and claim.setting != "zero-shot":
-        reason += (
-            f"; the claim's setting ({claim.setting}) differs from the task's fixed prompt: values may differ"
-        )
+        reason += f"; the claim's setting ({claim.setting}) differs from the task's fixed prompt: values may differ"
     return TaskMapping(task=catalog.clinicalqa, reason=reason)
 
 
@@ -179,19 +173,13 @@ def _map_ioh(claim: ExtractedClaim, document: HypotensionDefinition, catalog: Ta
     if named is not None:
         stated = replace(stated, data=named.display)
     differences = _ioh_differences(claim, stated, target)
-    split_note = (
-        f"; split: {stated.split} (the task uses a fixed patient-level split)" if stated.split else ""
-    )
+    split_note = f"; split: {stated.split} (the task uses a fixed patient-level split)" if stated.split else ""
     if differences:
         return TaskMapping(
             task=None,
-            reason=f"not mapped to {target.task} ({target.describe()}): "
-            + "; ".join(differences)
-            + split_note,
+            reason=f"not mapped to {target.task} ({target.describe()}): " + "; ".join(differences) + split_note,
         )
-    return TaskMapping(
-        task=target.task, reason=f"same definition as {target.task}: {target.describe()}{split_note}"
-    )
+    return TaskMapping(task=target.task, reason=f"same definition as {target.task}: {target.describe()}{split_note}")
 
 
 def _merge(claim_level: HypotensionDefinition, document: HypotensionDefinition) -> HypotensionDefinition:

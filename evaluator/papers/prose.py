@@ -46,9 +46,7 @@ _CLAIM_VERB = re.compile(
 _YEAR_BEFORE = re.compile(r"\b((?:19|20)\d\d) (?:the )?$")
 # model-like tokens: letters then a digit ("GPT-4o", "Qwen3-8B") or camel case ("MedGemma"); all-caps
 # acronyms (SNUH, IOH) are not taken for models
-_MODEL_TOKEN = re.compile(
-    r"(?<![\w.-])([A-Za-z][A-Za-z]{0,20}-?\d[\w.-]{0,30}|[A-Z][a-z]{1,20}[A-Z][\w.-]{0,30})"
-)
+_MODEL_TOKEN = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z]{0,20}-?\d[\w.-]{0,30}|[A-Z][a-z]{1,20}[A-Z][\w.-]{0,30})")
 _NOT_MODELS = frozenset({"covid-19", "sars-cov-2", "top-1", "top-5", "mp4", "h1", "h2"})
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"\u201c\u2018(\[*])")
 _OUR_MODEL = re.compile(r"\b(?:our|the proposed) (?:\w{1,20} ){0,2}(?:model|method|system|LLM)\b", re.I)
@@ -86,9 +84,7 @@ def _split(paragraph: str) -> Iterator[str]:
 
 def sentence_claims(sentence: str, context: ProseContext) -> list[ExtractedClaim]:
     """The claims one sentence states."""
-    metrics = [
-        (match.start(), canonical_metric(match.group(1))) for match in METRIC_PATTERN.finditer(sentence)
-    ]
+    metrics = [(match.start(), canonical_metric(match.group(1))) for match in METRIC_PATTERN.finditer(sentence)]
     lowered = sentence.lower()
     score = "scor" in lowered
     percent = "%" in sentence or "percent" in lowered
@@ -114,9 +110,7 @@ def _claims_without_numbers(
     for position, dataset in find_datasets(sentence):
         before = [metric for start, metric in metrics if start < position]
         if before and dataset.key not in claims:
-            claims[dataset.key] = _claim(
-                sentence, context, start=max(0, position - 1), metric=before[-1], raw=None
-            )
+            claims[dataset.key] = _claim(sentence, context, start=max(0, position - 1), metric=before[-1], raw=None)
     return list(claims.values())
 
 
@@ -134,16 +128,12 @@ def _metric_mentions(
             found.setdefault(start, (start, canonical_metric(match.group(metric_group)), raw, False))
     for match in _SCORE.finditer(sentence) if score else ():
         if match.group(3):  # "scored 61.0%": a percentage, not a score on its own scale
-            found.setdefault(
-                match.start(2), (match.start(2), metric_of(sentence), match.group(2) + "%", False)
-            )
+            found.setdefault(match.start(2), (match.start(2), metric_of(sentence), match.group(2) + "%", False))
         else:
             metric = "average score" if match.group(1) else "score"
             found.setdefault(match.start(2), (match.start(2), metric, match.group(2), True))
     for match in _PERCENT_ON.finditer(sentence) if percent else ():
-        found.setdefault(
-            match.start(1), (match.start(1), metric_of(sentence), match.group(0)[:-3].strip(), False)
-        )
+        found.setdefault(match.start(1), (match.start(1), metric_of(sentence), match.group(0)[:-3].strip(), False))
     return [found[key] for key in sorted(found)]
 
 

@@ -36,12 +36,8 @@ class ModelInfo(BaseModel):
         description='Where the weights are: a Hugging Face URL or repo id; "not released" when the text '
         "announces the model but points to no weights; null when the text does not say.",
     )
-    base_model: str | None = Field(
-        default=None, max_length=200, description="The model it was fine-tuned from."
-    )
-    license: str | None = Field(
-        default=None, max_length=200, description="Licence of the weights, as stated."
-    )
+    base_model: str | None = Field(default=None, max_length=200, description="The model it was fine-tuned from.")
+    license: str | None = Field(default=None, max_length=200, description="Licence of the weights, as stated.")
     evidence: str | None = Field(default=None, max_length=2000, description="Text the model was read from.")
 
 
@@ -57,9 +53,7 @@ class ExtractedClaim(BaseModel):
         max_length=500,
         description="Subset, exam year, event definition or horizon (e.g. 'doctor', '2025').",
     )
-    metric: str | None = Field(
-        default=None, max_length=100, description="e.g. accuracy, auroc, auprc, score."
-    )
+    metric: str | None = Field(default=None, max_length=100, description="e.g. accuracy, auroc, auprc, score.")
     value: float | None = Field(
         default=None,
         description="The number, normalised: percentages become fractions (76.78% -> 0.7678); scores stay as "
@@ -71,9 +65,7 @@ class ExtractedClaim(BaseModel):
         description="fraction (0..1), score (as written, e.g. out of 100), count; null if unknown.",
     )
     setting: str | None = Field(default=None, max_length=200, description="e.g. 5-shot, zero-shot, CoT.")
-    evidence: str = Field(
-        min_length=1, max_length=2000, description="The sentence or table row it came from."
-    )
+    evidence: str = Field(min_length=1, max_length=2000, description="The sentence or table row it came from.")
     notes: list[str] = Field(default_factory=list, max_length=20, description="Caveats found while reading.")
 
 
@@ -111,9 +103,7 @@ class DatasetFact(BaseModel):
     name: str = Field(min_length=1, max_length=200)
     items: int | None = Field(default=None, ge=0, description="Number of items, when stated.")
     item_unit: str | None = Field(default=None, max_length=50, description="What an item is, e.g. questions.")
-    hub: str | None = Field(
-        default=None, max_length=300, description="Where it is published (a URL or repo id)."
-    )
+    hub: str | None = Field(default=None, max_length=300, description="Where it is published (a URL or repo id).")
     evidence: str | None = Field(default=None, max_length=2000)
 
 

@@ -45,9 +45,7 @@ MAX_COMPARATORS = 50
 MAX_DATASET_FACTS = 20
 
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)[ \t]{0,4}([\w+-]{0,20})")
-_WEIGHTS_LINK = re.compile(
-    r"(?:weights|checkpoints?|download)[^\n]{0,80}?(https?://[^\s)\]>\"']{4,200})", re.I
-)
+_WEIGHTS_LINK = re.compile(r"(?:weights|checkpoints?|download)[^\n]{0,80}?(https?://[^\s)\]>\"']{4,200})", re.I)
 _PRESENTED = re.compile(
     r"\b(?:we|We) (?:present|introduce|release|construct|build|propose) ([A-Z][\w.-]{1,60}), (?:a|an|the) "
     r"(?:[\w-]{1,30} ){0,8}(?:benchmark|dataset|corpus)"
@@ -72,9 +70,7 @@ class RuleExtractor:
     def extract_now(self, text: str, *, source: str) -> PaperRecord:
         """The same as `extract`, on the calling thread."""
         text = without_comments(text)
-        return apply_mapping(
-            read_rules(text), text, source=source, extractor=self.name, catalog=self._catalog
-        )
+        return apply_mapping(read_rules(text), text, source=source, extractor=self.name, catalog=self._catalog)
 
 
 @dataclass(frozen=True)
@@ -209,9 +205,7 @@ def _with_csv_blocks(lines: list[str]) -> list[str]:
             fence, block = match.group(2).lower() or "code", []
             out.append("")
         elif fence is not None and match:
-            out.extend(
-                csv_to_markdown("\n".join(block)).splitlines() if fence == "csv" else [""] * len(block)
-            )
+            out.extend(csv_to_markdown("\n".join(block)).splitlines() if fence == "csv" else [""] * len(block))
             out.append("")
             fence = None
         elif fence is not None:

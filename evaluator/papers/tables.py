@@ -129,9 +129,7 @@ def clean_model_label(label: str) -> tuple[str, bool]:
 
 
 def _is_result_label(label: str) -> bool:
-    return bool(
-        resolve_dataset(label) or subset_of(label) or metric_of(label) or _AGGREGATE.match(label.strip())
-    )
+    return bool(resolve_dataset(label) or subset_of(label) or metric_of(label) or _AGGREGATE.match(label.strip()))
 
 
 def _long_claims(table: Table, resolve_model: ModelResolver) -> list[ExtractedClaim] | None:
@@ -147,14 +145,8 @@ def _long_claims(table: Table, resolve_model: ModelResolver) -> list[ExtractedCl
     for row, line in zip(table.rows, table.row_lines, strict=True):
         if len(row) <= max(column["model"], value_column):
             continue
-        fields = {
-            key: row[i] if i is not None and i < len(row) and row[i] else None for key, i in column.items()
-        }
-        metric = (
-            metric_of(fields["metric"] or "")
-            or metric_of(table.header[value_column])
-            or metric_of(table.caption)
-        )
+        fields = {key: row[i] if i is not None and i < len(row) and row[i] else None for key, i in column.items()}
+        metric = metric_of(fields["metric"] or "") or metric_of(table.header[value_column]) or metric_of(table.caption)
         reading = read_value(
             row[value_column], metric=metric, percent_hint=has_percent_hint(table.header[value_column])
         )
@@ -230,12 +222,7 @@ def _wide_claims(table: Table, resolve_model: ModelResolver) -> list[ExtractedCl
                     else result_label or None
                 )
             )
-            if (
-                variant
-                and metric_of(variant) == metric
-                and metric is not None
-                and not subset_of(result_label)
-            ):
+            if variant and metric_of(variant) == metric and metric is not None and not subset_of(result_label):
                 variant = None
             claims.append(
                 ExtractedClaim(

@@ -73,9 +73,7 @@ def _read_file(path: Path, max_bytes: int) -> bytes:
         if not path.is_file():
             raise BadDocument(f"{path.name} is not a regular file")
         if stat.st_size > max_bytes:
-            raise DocumentTooLarge(
-                f"{path.name} is {stat.st_size} bytes, over the limit of {max_bytes} bytes"
-            )
+            raise DocumentTooLarge(f"{path.name} is {stat.st_size} bytes, over the limit of {max_bytes} bytes")
         with path.open("rb") as handle:
             data = handle.read(max_bytes + 1)  # the file may have grown since stat()
     except OSError as exc:
@@ -146,9 +144,7 @@ def pdf_text(data: bytes, name: str, *, max_pages: int = DEFAULT_MAX_PAGES) -> s
 def csv_to_markdown(text: str, *, delimiter: str = ",") -> str:
     """A CSV text as one Markdown table (header row, separator, rows)."""
     try:
-        rows = [
-            row for row in csv.reader(io.StringIO(text), delimiter=delimiter) if any(c.strip() for c in row)
-        ]
+        rows = [row for row in csv.reader(io.StringIO(text), delimiter=delimiter) if any(c.strip() for c in row)]
     except csv.Error as exc:
         raise BadDocument(f"not a readable CSV table: {exc}") from exc
     if not rows:

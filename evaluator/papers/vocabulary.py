@@ -60,9 +60,7 @@ METRICS: tuple[tuple[str, str], ...] = (
     ("recall", r"recall"),
     ("exact match", r"exact[- ]match"),
 )
-METRIC_PATTERN = re.compile(
-    r"(?<![\w-])(" + "|".join(pattern for _, pattern in METRICS) + r")(?![\w-])", re.I
-)
+METRIC_PATTERN = re.compile(r"(?<![\w-])(" + "|".join(pattern for _, pattern in METRICS) + r")(?![\w-])", re.I)
 _METRIC_EXACT = [(name, re.compile(r"(?:" + pattern + r")", re.I)) for name, pattern in METRICS]
 BOUNDED_METRICS = frozenset(
     {
@@ -160,9 +158,7 @@ def parse_number(raw: str) -> tuple[Decimal, bool] | None:
         return None
 
 
-def read_value(
-    raw: str, *, metric: str | None, percent_hint: bool = False, score: bool = False
-) -> Reading | None:
+def read_value(raw: str, *, metric: str | None, percent_hint: bool = False, score: bool = False) -> Reading | None:
     """Normalise a written number: "76.78%" -> 0.7678 (fraction); "0.7678" stays; a bounded metric written
     as 1..100 is a percentage; a score stays as written. Out-of-range numbers are kept only as raw text."""
     parsed = parse_number(raw)
@@ -177,16 +173,10 @@ def read_value(
         return Reading(float(number / 100), "fraction")
     if metric in BOUNDED_METRICS:
         if 0 <= number <= 1:
-            note = (
-                "labelled as a percentage but written as a fraction; read as a fraction"
-                if percent_hint
-                else None
-            )
+            note = "labelled as a percentage but written as a fraction; read as a fraction" if percent_hint else None
             return Reading(float(number), "fraction", note)
         if 1 < number <= 100:
-            return Reading(
-                float(number / 100), "fraction", f"{metric} written on a 0-100 scale; divided by 100"
-            )
+            return Reading(float(number / 100), "fraction", f"{metric} written on a 0-100 scale; divided by 100")
         return Reading(None, None, f"{raw.strip()} is out of range for {metric}")
     if percent_hint and 0 <= number <= 100:
         return Reading(float(number / 100), "fraction", "labelled as a percentage; divided by 100")

@@ -24,9 +24,7 @@ FloatArray = npt.NDArray[np.float64]
 MODEL_NAMES = ("prevalence", "last-map", "logistic")
 
 
-def _check_shapes(
-    train_features: FloatArray, train_labels: npt.NDArray[np.integer], test_features: FloatArray
-) -> None:
+def _check_shapes(train_features: FloatArray, train_labels: npt.NDArray[np.integer], test_features: FloatArray) -> None:
     width = len(FEATURE_NAMES)
     if (
         train_features.ndim != 2
@@ -34,13 +32,9 @@ def _check_shapes(
         or test_features.ndim != 2
         or (test_features.shape[1] != width)
     ):
-        raise ValueError(
-            f"features must be (n, {width}) arrays; got {train_features.shape} and {test_features.shape}"
-        )
+        raise ValueError(f"features must be (n, {width}) arrays; got {train_features.shape} and {test_features.shape}")
     if train_labels.shape != (train_features.shape[0],):
-        raise ValueError(
-            f"{train_labels.shape[0]} training labels for {train_features.shape[0]} training rows"
-        )
+        raise ValueError(f"{train_labels.shape[0]} training labels for {train_features.shape[0]} training rows")
     if train_labels.size == 0:
         raise ValueError("no training windows: the baselines need the non-test split")
 

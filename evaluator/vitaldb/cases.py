@@ -74,9 +74,7 @@ def parse_case_table(text: str) -> list[Case]:
     columns = [name.strip() for name in reader.fieldnames or []]
     missing = [name for name in REQUIRED_COLUMNS if name not in columns]
     if missing:
-        raise CaseTableError(
-            f"case table lacks column(s) {', '.join(missing)} (has: {', '.join(columns[:12])})"
-        )
+        raise CaseTableError(f"case table lacks column(s) {', '.join(missing)} (has: {', '.join(columns[:12])})")
     reader.fieldnames = columns
     cases: dict[int, Case] = {}
     for line, row in enumerate(reader, start=2):

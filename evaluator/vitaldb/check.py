@@ -102,9 +102,7 @@ def _check_case_ids(cases: Sequence[Case], table_spec: dict[str, Any], findings:
     return same_ids
 
 
-def _check_pairs(
-    cases: Sequence[Case], table_spec: dict[str, Any], same_ids: bool, findings: _Findings
-) -> None:
+def _check_pairs(cases: Sequence[Case], table_spec: dict[str, Any], same_ids: bool, findings: _Findings) -> None:
     pinned = table_spec.get("pairs_sha256")
     if not pinned:
         findings.notes.append("the spec pins no pairs_sha256: the case table's subjectids were not verified")
@@ -113,9 +111,7 @@ def _check_pairs(
     actual = pairs_sha256(pairs)
     if actual == pinned:
         return
-    message = (
-        f"case table: the (caseid, subjectid) pairs hash {actual[:12]}... is not the pinned {pinned[:12]}..."
-    )
+    message = f"case table: the (caseid, subjectid) pairs hash {actual[:12]}... is not the pinned {pinned[:12]}..."
     pinned_blocks: list[str] = table_spec.get("block_sha256") or []
     if same_ids and pinned_blocks:
         size = int(table_spec["block_size"])
@@ -150,9 +146,7 @@ def file_problem(case_file: CaseFile, track: str, grid_seconds: int, deep: bool)
             header = _csv_header(case_file.path)
             absent = [name for name in ("Time", track) if name not in header]
             if absent:
-                return (
-                    f"{case_file.path.name}: no column {', '.join(absent)} (columns: {', '.join(header[:6])})"
-                )
+                return f"{case_file.path.name}: no column {', '.join(absent)} (columns: {', '.join(header[:6])})"
             if deep:
                 read_csv_records(case_file.path, track)
         elif not _is_vital(case_file.path):
@@ -185,9 +179,7 @@ def _check_files(
         "n_adult_cases_without_file": len(without),
     }
     for caseid, paths in sorted(several.items())[:EXAMPLES]:
-        findings.differences.append(
-            f"case {caseid} has {len(paths)} files ({', '.join(p.name for p in paths)})"
-        )
+        findings.differences.append(f"case {caseid} has {len(paths)} files ({', '.join(p.name for p in paths)})")
     if len(several) > EXAMPLES:
         findings.differences.append(f"... and {len(several) - EXAMPLES} more cases with several files")
     if strays:
@@ -210,16 +202,12 @@ def _check_files(
         for caseid in adults
         if caseid in files and caseid not in several
         if (
-            problem := file_problem(
-                CaseFile(caseid, files[caseid][0]), definition.track, definition.grid_seconds, deep
-            )
+            problem := file_problem(CaseFile(caseid, files[caseid][0]), definition.track, definition.grid_seconds, deep)
         )
     ]
     findings.differences += problems[:EXAMPLES]
     if len(problems) > EXAMPLES:
-        findings.differences.append(
-            f"... and {len(problems) - EXAMPLES} more case files that do not match the schema"
-        )
+        findings.differences.append(f"... and {len(problems) - EXAMPLES} more case files that do not match the schema")
 
 
 def _check_listing(
@@ -235,9 +223,7 @@ def _check_listing(
     expected = {case.caseid for case in cases} - no_file
     missing, extra = expected - set(files), (set(files) & no_file)
     if missing:
-        findings.differences.append(
-            f"{len(missing):,} case file(s) missing (e.g. caseid {_examples(missing)})"
-        )
+        findings.differences.append(f"{len(missing):,} case file(s) missing (e.g. caseid {_examples(missing)})")
     if extra:
         findings.differences.append(
             f"{len(extra):,} case file(s) the pinned set does not have (caseid {_examples(extra)})"

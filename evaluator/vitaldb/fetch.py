@@ -29,7 +29,7 @@ class FetchSummary:
 
 
 def download(url: str) -> bytes:
-    with urllib.request.urlopen(url, timeout=TIMEOUT_SECONDS) as response:  # noqa: S310 (http(s) only, below)
+    with urllib.request.urlopen(url, timeout=TIMEOUT_SECONDS) as response:
         return bytes(response.read())
 
 
@@ -73,8 +73,13 @@ def fetch_vital(url: str, track: str, destination: Path) -> bool:
 
 
 def fetch_cases(
-    directory: Path, *, track: str, min_age: float, api_url: str = DEFAULT_API_URL,
-    caseids: Iterable[int] | None = None, limit: int | None = None,
+    directory: Path,
+    *,
+    track: str,
+    min_age: float,
+    api_url: str = DEFAULT_API_URL,
+    caseids: Iterable[int] | None = None,
+    limit: int | None = None,
     progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> FetchSummary:
     """Fetch the case table, then each wanted adult case's track (all of them unless `caseids`/`limit`)."""
@@ -93,5 +98,3 @@ def fetch_cases(
             summary.without_track.append(case.caseid)
         progress(done, len(cases))
     return summary
-
-

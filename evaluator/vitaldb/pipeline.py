@@ -76,9 +76,7 @@ class SplitWindows:
     test: npt.NDArray[np.bool_]
 
 
-def case_instances(
-    case: Case, grid: FloatArray, definition: IohDefinition, include_inputs: bool
-) -> CaseInstances:
+def case_instances(case: Case, grid: FloatArray, definition: IohDefinition, include_inputs: bool) -> CaseInstances:
     """Windows, labels, features and split flag of one case from its range-masked grid."""
     windows = case_windows(grid, analysed_span(case), definition)
     inputs = input_windows(grid, windows.starts, definition.input_samples)
@@ -95,9 +93,7 @@ def case_instances(
     )
 
 
-def iter_case_instances(
-    data_dir: Path, spec: TaskSpec, *, include_inputs: bool = False
-) -> Iterator[CaseInstances]:
+def iter_case_instances(data_dir: Path, spec: TaskSpec, *, include_inputs: bool = False) -> Iterator[CaseInstances]:
     """Stream the included cases of `data_dir` under `spec` (see the module docstring)."""
     definition = definition_from_spec(spec)
     cases = read_case_table(data_dir / definition.case_table_file)
@@ -132,17 +128,13 @@ def collect_windows(data_dir: Path, spec: TaskSpec) -> SplitWindows:
         labels.append(case.labels)
         features.append(case.features)
         test.append(np.full(case.t0.size, case.test, dtype=np.bool_))
-    return SplitWindows(
-        instance_ids, unit_ids, np.concatenate(labels), np.concatenate(features), np.concatenate(test)
-    )
+    return SplitWindows(instance_ids, unit_ids, np.concatenate(labels), np.concatenate(features), np.concatenate(test))
 
 
 def baseline_predictions(model_name: str, windows: SplitWindows) -> dict[str, list[Any]]:
     """BINARY_SCHEMA columns for the test windows, scored by a baseline trained on the other windows."""
     train = ~windows.test
-    scores = score_windows(
-        model_name, windows.features[train], windows.labels[train], windows.features[windows.test]
-    )
+    scores = score_windows(model_name, windows.features[train], windows.labels[train], windows.features[windows.test])
     test_rows = np.flatnonzero(windows.test).tolist()
     return {
         "instance_id": [windows.instance_ids[row] for row in test_rows],

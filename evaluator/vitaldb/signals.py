@@ -93,9 +93,7 @@ def read_csv_records(path: Path, track: str) -> tuple[FloatArray, FloatArray]:
         strings_can_be_null=True,
     )
     try:
-        table = pa_csv.read_csv(
-            path, read_options=pa_csv.ReadOptions(use_threads=False), convert_options=options
-        )
+        table = pa_csv.read_csv(path, read_options=pa_csv.ReadOptions(use_threads=False), convert_options=options)
     except (pa.ArrowInvalid, OSError, KeyError) as error:
         raise CaseFileError(f"{path.name}: {str(error).splitlines()[0]}") from error
     times = table.column("Time").to_numpy(zero_copy_only=False).astype(np.float64)

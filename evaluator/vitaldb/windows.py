@@ -72,9 +72,7 @@ def complete_enough(grid: FloatArray, starts: IntArray, definition: IohDefinitio
     horizon_starts = starts + definition.input_samples
     missing_input = prefix[horizon_starts] - prefix[starts]
     missing_horizon = prefix[horizon_starts + definition.horizon_samples] - prefix[horizon_starts]
-    return (missing_input <= definition.max_missing_input) & (
-        missing_horizon <= definition.max_missing_horizon
-    )
+    return (missing_input <= definition.max_missing_input) & (missing_horizon <= definition.max_missing_horizon)
 
 
 def run_end_flags(grid: FloatArray, threshold: float, min_run: int) -> npt.NDArray[np.bool_]:
@@ -99,9 +97,7 @@ def horizon_labels(
     return (runs > 0).astype(np.int8)
 
 
-def case_windows(
-    grid: FloatArray, span: tuple[float, float] | None, definition: IohDefinition
-) -> CaseWindowSet:
+def case_windows(grid: FloatArray, span: tuple[float, float] | None, definition: IohDefinition) -> CaseWindowSet:
     """The kept windows of one case's (range-masked) grid, with their labels."""
     k_start, k_end = analysed_samples(grid.size, span, definition.grid_seconds)
     starts = window_starts(k_start, k_end, definition.window_samples, definition.stride_samples)
