@@ -29,4 +29,3 @@ async def record_visits(store: Store, visits: Sequence[Visit]) -> None:
 def count_visits(store: Store) -> int:
     row = store.read_one("SELECT COUNT(*) AS n FROM visits")
     return int(row["n"]) if row else 0
-
