@@ -7,13 +7,18 @@ models share the best rank of their group, and the next rank skips). A model's r
 percentile of its ranks, rounded down, to the 97.5th percentile, rounded up (for a 95% level), widened if
 needed to include its rank on the full data: when several models tie on the full data they share the best
 rank of their group, which the bootstrap may reach less often than the tail share. If more than half of the
-replicates are degenerate (one class absent, for AUROC and AUPRC) the ranges are the uninformative [1, M].
+replicates are degenerate (one class absent, for AUROC and AUPRC), or none was drawn, the ranges are the
+uninformative [1, M].
+
+Ties are exact: replicate accuracies and AUROCs are ratios of exact integer sums with a denominator shared
+by all models of the replicate, so equal sums give equal values.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -82,7 +87,7 @@ def rank_ranges(
     if replicates < 0 or not 0.0 < level < 1.0:
         raise ValueError("replicates must be >= 0 and level strictly between 0 and 1")
     models = _models(metric, codes, n_units, correct, labels, scores)
-    point_ranks = competition_ranks(models.point(), higher_is_better)
+    point_ranks = competition_ranks(models.values(stats.full_data_counts(n_units))[0][0], higher_is_better)
     rows = max(1, stats.CHUNK_ELEMENTS // max(len(codes), n_units))
     rank_blocks = [np.zeros((0, point_ranks.size), dtype=np.int64)]
     valid_blocks = [np.zeros(0, dtype=np.bool_)]
@@ -95,20 +100,10 @@ def rank_ranges(
     return RankRanges(point_ranks, best, worst, replicates, replicates - int(valid.sum()))
 
 
-@dataclass(frozen=True)
-class _AllModelsAccuracy:
-    """Accuracy of every model at once: correct items per unit and model, as one matrix."""
-
-    unit_correct: stats.FloatArray  # units x models
-    unit_size: stats.FloatArray
-
-    def values(self, counts: stats.FloatArray) -> tuple[stats.FloatArray, stats.BoolArray]:
-        value = (counts @ self.unit_correct) / (counts @ self.unit_size)[:, None]
-        return value, np.ones(counts.shape[0], dtype=np.bool_)
-
-    def point(self) -> stats.FloatArray:
-        value: stats.FloatArray = self.unit_correct.sum(axis=0) / self.unit_size.sum()
-        return value
+class _Scorer(Protocol):
+    def values(self, counts: stats.CountArray) -> tuple[stats.FloatArray, stats.BoolArray]:
+        """(replicates x models) metric values of a block of unit counts, and each replicate's validity."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -117,13 +112,10 @@ class _PerModel:
 
     plans: list[stats.Plan]
 
-    def values(self, counts: stats.FloatArray) -> tuple[stats.FloatArray, stats.BoolArray]:
+    def values(self, counts: stats.CountArray) -> tuple[stats.FloatArray, stats.BoolArray]:
         parts = [plan.values(counts) for plan in self.plans]
         # The labels are shared, so a replicate is degenerate for every model or for none.
         return np.stack([value for value, _ in parts], axis=1), parts[0][1]
-
-    def point(self) -> stats.FloatArray:
-        return np.array([plan.point() for plan in self.plans])
 
 
 def _models(
@@ -133,16 +125,17 @@ def _models(
     correct: np.ndarray | None,
     labels: np.ndarray | None,
     scores: np.ndarray | None,
-) -> _AllModelsAccuracy | _PerModel:
-    """Scorers for all models; raise ValueError on missing or malformed inputs."""
+) -> _Scorer:
+    """A scorer whose values are (replicates x models); raise ValueError on missing or malformed inputs."""
     n_items = len(codes)
+    if metric not in stats.METRICS:
+        raise ValueError(f"unknown metric {metric!r}; expected one of {', '.join(stats.METRICS)}")
     if metric == "accuracy":
         if correct is None:
             raise ValueError("accuracy needs `correct` (models x items)")
-        rows = [stats.as_correct(row, n_items) for row in _models_by_items(correct, n_items, "correct")]
-        unit_correct = np.stack([np.bincount(codes, weights=row, minlength=n_units) for row in rows], axis=1)
-        unit_size = np.bincount(codes, minlength=n_units).astype(np.float64)
-        return _AllModelsAccuracy(unit_correct.astype(np.float64), unit_size)
+        table = _models_by_items(correct, n_items, "correct")
+        rows = np.stack([stats.as_correct(row, n_items) for row in table])
+        return stats.AccuracyPlan.build(rows, codes, n_units)
     if scores is None:
         raise ValueError(f"{metric} needs `labels` (items) and `scores` (models x items)")
     table = _models_by_items(scores, n_items, "scores")

@@ -6,12 +6,14 @@ drawn at once as a count per unit and replicate; a unit drawn twice weighs twice
 then a weighted metric of the full data, computed for a block of replicates at a time with array operations.
 
 Exactness: unit counts are small integers, so every sum this module forms on the way to accuracy and AUROC
-(weighted totals, cumulative sums, the Mann-Whitney pair count) is an integer, or a half-integer, that float64
-holds exactly while the resampled item count stays below about 9e7. Their order of summation therefore cannot
-change the result: the same rng seed gives bit-identical numbers whatever the block size.
+(weighted totals, cumulative sums, the Mann-Whitney pair count) is an integer that float64 holds exactly
+while a replicate holds fewer than about 10**8 items; float32 working arrays are used only where every
+running sum stays below 2**24 (`work_dtype`). The order of summation therefore cannot change the result:
+the same rng seed gives bit-identical numbers whatever the block size. AUPRC divides per score level, so it
+is not exact, but every replicate goes through the same row-wise operations whatever the block size.
 
 Randomness: the counts of replicate r are the bincount of row r of
-``rng.integers(0, U, size=(R, U), dtype=np.int32)``, i.e. U uniform draws of a unit with replacement, which
+``rng.integers(0, U, size=(R, U), dtype=np.int64)``, i.e. U uniform draws of a unit with replacement, which
 is distributed exactly as ``rng.multinomial(U, [1/U] * U)`` and is faster to draw. Rows are drawn in blocks
 in order; numpy's generator yields the same stream whatever the block sizes.
 """
@@ -27,6 +29,8 @@ import numpy as np
 import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float64]
+CountArray = npt.NDArray[np.float32]
+"""How often each unit was drawn, per replicate (replicates x units); float32 holds these counts exactly."""
 IntArray = npt.NDArray[np.intp]
 BoolArray = npt.NDArray[np.bool_]
 
@@ -35,7 +39,9 @@ METRICS: tuple[str, ...] = ("accuracy", "auroc", "auprc")
 PERCENTILE_METHOD: Final = "linear"
 """`np.percentile` method for every interval: linear interpolation between order statistics."""
 CHUNK_ELEMENTS = 2_000_000
-"""Elements of one (replicates x items) float64 block: 16 MB, so a few live blocks stay cache-friendly."""
+"""Elements of one (replicates x items) working block: 8-16 MB, a bounded, cache-friendly working set."""
+DRAW_BLOCK_ELEMENTS = 2**17
+"""Elements of one block of drawn unit indices: small enough to stay in cache."""
 
 
 def rng_from_key(key: str) -> np.random.Generator:
@@ -153,8 +159,8 @@ def bootstrap_metrics(
 class Plan(Protocol):
     """A metric prepared once for its data; evaluates any block of replicate unit counts."""
 
-    def values(self, counts: FloatArray) -> tuple[FloatArray, BoolArray]:
-        """Metric value per row of `counts` (replicates x units) and whether that replicate is valid."""
+    def values(self, counts: CountArray) -> tuple[FloatArray, BoolArray]:
+        """Metric value per row of `counts` and whether that replicate is valid (both classes present)."""
         ...
 
     def point(self) -> float:
@@ -164,25 +170,32 @@ class Plan(Protocol):
 
 @dataclass(frozen=True)
 class AccuracyPlan:
-    """Accuracy as correct items over items, both summed per unit."""
+    """Accuracy as correct items over items, both summed per unit; one model or several side by side.
 
-    unit_correct: FloatArray
-    unit_size: FloatArray
+    With `correct` of shape (models, items) the values are (replicates, models): one matrix product per
+    block of replicates rescores every model on the same draw.
+    """
+
+    unit_sums: npt.NDArray[np.floating]  # units x (models + 1): correct items per model, then items
+    single: bool  # `correct` was one model's vector: values are (replicates,)
 
     @classmethod
     def build(cls, correct: BoolArray, codes: IntArray, n_units: int) -> AccuracyPlan:
-        return cls(
-            np.bincount(codes, weights=correct, minlength=n_units).astype(np.float64),
-            np.bincount(codes, minlength=n_units).astype(np.float64),
-        )
+        order = np.argsort(codes, kind="stable")
+        starts = np.searchsorted(codes[order], np.arange(n_units))  # every unit holds an item
+        table = np.column_stack([np.atleast_2d(correct).T, np.ones(codes.size)])
+        unit_size = np.bincount(codes, minlength=n_units).astype(np.float64)
+        sums = np.add.reduceat(table[order].astype(work_dtype(n_units, unit_size)), starts, axis=0)
+        return cls(sums, correct.ndim == 1)
 
-    def values(self, counts: FloatArray) -> tuple[FloatArray, BoolArray]:
-        # Every unit holds an item and U units are drawn, so the denominator is at least 1.
-        value = (counts @ self.unit_correct) / (counts @ self.unit_size)
-        return value, np.ones(value.shape, dtype=np.bool_)
+    def values(self, counts: CountArray) -> tuple[FloatArray, BoolArray]:
+        sums = (counts.astype(self.unit_sums.dtype, copy=False) @ self.unit_sums).astype(np.float64)
+        value = sums[:, :-1] / sums[:, -1:]  # at least 1 item: U units are drawn, each holds an item
+        return (value[:, 0] if self.single else value), np.ones(counts.shape[0], dtype=np.bool_)
 
     def point(self) -> float:
-        return float(self.unit_correct.sum() / self.unit_size.sum())
+        value, _ = self.values(full_data_counts(self.unit_sums.shape[0]))
+        return float(value.reshape(-1)[0])
 
 
 @dataclass(frozen=True)
@@ -229,8 +242,8 @@ class AurocPlan:
             work_dtype(n_units, unit_minor),
         )
 
-    def values(self, counts: FloatArray) -> tuple[FloatArray, BoolArray]:
-        work = counts.astype(self.work_dtype)
+    def values(self, counts: CountArray) -> tuple[FloatArray, BoolArray]:
+        work = counts.astype(self.work_dtype, copy=False)
         cumulative = _cumulative_weights(work, self.minor_units)
         major_weights = np.take(work, self.major_units, axis=1)
         at_below = np.take(cumulative, self.below, axis=1)
@@ -245,7 +258,7 @@ class AurocPlan:
         return value, valid
 
     def point(self) -> float:
-        value, _ = self.values(np.ones((1, self.unit_minor.size)))
+        value, _ = self.values(full_data_counts(self.unit_minor.size))
         return float(value[0])
 
 
@@ -281,8 +294,8 @@ class AuprcPlan:
             work_dtype(n_units, np.maximum(unit_positive, unit_negative)),
         )
 
-    def values(self, counts: FloatArray) -> tuple[FloatArray, BoolArray]:
-        work = counts.astype(self.work_dtype)
+    def values(self, counts: CountArray) -> tuple[FloatArray, BoolArray]:
+        work = counts.astype(self.work_dtype, copy=False)
         positives_at = np.take(_cumulative_weights(work, self.positive_units), self.level_positives, axis=1)
         negatives_at = np.take(_cumulative_weights(work, self.negative_units), self.level_negatives, axis=1)
         true_positives = positives_at.astype(np.float64)
@@ -297,7 +310,7 @@ class AuprcPlan:
         return value, valid
 
     def point(self) -> float:
-        value, _ = self.values(np.ones((1, self.unit_positive.size)))
+        value, _ = self.values(full_data_counts(self.unit_positive.size))
         return float(value[0])
 
 
@@ -349,14 +362,27 @@ def replicate_values(
     ]
 
 
-def resample_unit_counts(rng: np.random.Generator, replicates: int, n_units: int, rows: int) -> Iterator[FloatArray]:
-    """Blocks of at most `rows` replicates: how often each unit is drawn, U draws with replacement each."""
-    for start in range(0, replicates, rows):
-        block = min(rows, replicates - start)
-        picks = rng.integers(0, n_units, size=(block, n_units), dtype=np.int32)
-        offsets = np.arange(block, dtype=np.int64)[:, None] * n_units
-        flat = np.bincount((picks + offsets).reshape(-1), minlength=block * n_units)
-        yield flat.reshape(block, n_units).astype(np.float64)
+def resample_unit_counts(rng: np.random.Generator, replicates: int, n_units: int, rows: int) -> Iterator[CountArray]:
+    """Blocks of at most `rows` replicates: how often each unit is drawn, U draws with replacement each.
+
+    Row r of the concatenated blocks is the bincount of row r of
+    `rng.integers(0, U, size=(replicates, U), dtype=np.int64)`, whatever `rows` is.
+    """
+    draw_rows = max(1, DRAW_BLOCK_ELEMENTS // max(n_units, 1))  # draw in cache-sized pieces
+    for start in range(0, replicates, max(rows, 1)):
+        block = np.empty((min(rows, replicates - start), n_units), dtype=np.float32)
+        for offset in range(0, block.shape[0], draw_rows):
+            part = block[offset : offset + draw_rows]
+            # int64 indices go straight into bincount, which converts an int32 input first, slowly.
+            picks = rng.integers(0, n_units, size=part.shape, dtype=np.int64)
+            picks += np.arange(part.shape[0], dtype=np.int64)[:, None] * n_units
+            part[...] = np.bincount(picks.reshape(-1), minlength=part.size).reshape(part.shape)
+        yield block
+
+
+def full_data_counts(n_units: int) -> CountArray:
+    """The one "replicate" that counts every unit once: the full data."""
+    return np.ones((1, n_units), dtype=np.float32)
 
 
 def percentile_interval(values: FloatArray, level: float) -> tuple[float, float]:
@@ -371,7 +397,10 @@ def unit_codes(units: np.ndarray | Sequence[str]) -> tuple[IntArray, int]:
     codes = factorize_units(units).astype(np.intp)
     if codes.size == 0:
         raise ValueError("no items: `units` is empty")
-    return codes, int(codes.max()) + 1
+    n_units = int(codes.max()) + 1
+    if n_units >= 2**24:
+        raise ValueError("more than 2**24 units: replicate counts would not be exact in float32")
+    return codes, n_units
 
 
 def as_correct(correct: np.ndarray, n_items: int | None = None) -> BoolArray:
