@@ -44,7 +44,7 @@ from tools.seed import sync_specs  # noqa: E402
 TARGET_MS = 50.0
 TARGET_KB = 100.0
 PAGE = "/tasks/clinicalqa"
-ASSET = re.compile(r'(?:src|href)="(/static/[^"]+)"')
+ASSET = re.compile(r'(?:src|href)="(/static/[^"]+\.(?:css|js))"')
 
 
 async def populate(settings: Settings, workdir: Path, count: int) -> None:
