@@ -19,15 +19,19 @@ from server.errors import HANDLERS
 from server.mcp_tools import build_mcp, transport_security
 from server.middleware import AccessLog, SecurityHeaders
 from server.openapi import openapi_document
+from server.review_api import review_routes
 from server.runtime import Runtime, load_secret
 from server.settings import Settings
 from store import Store
 from tools.errors import NotFound
+from tools.jobs import JobWorker
 from tools.ranking import refresh_stale
 from tools.registry import Registry
 from tools.seed import sync_specs
 from web.benchmarks import benchmark_page_routes
 from web.pages import known_page, page_routes
+from web.review_pages import review_routes_for
+from web.withdraw_pages import withdraw_routes
 
 log = logging.getLogger("benchtoward")
 LLMS_TXT = Path(__file__).resolve().parent.parent / "llms.txt"
@@ -63,6 +67,17 @@ def document_routes(settings: Settings) -> list[BaseRoute]:
     ]
 
 
+def start_worker(runtime: Runtime, registry: Registry) -> list[asyncio.Task[None]]:
+    """The bounded evaluator worker of approved runs, unless --review-workers is 0."""
+    settings = runtime.settings
+    if settings.review_workers <= 0:
+        return []
+    runtime.worker = JobWorker(
+        registry, data=settings.data, cache_root=settings.data_cache, slots=settings.review_workers
+    )
+    return [asyncio.create_task(runtime.worker.run_forever(), name="evaluator-worker")]
+
+
 def build_app(settings: Settings) -> Starlette:
     runtime = Runtime(settings)
     mcp = build_mcp(runtime)
@@ -83,11 +98,12 @@ def build_app(settings: Settings) -> Starlette:
             app.state.runtime = runtime
             flusher = asyncio.create_task(flush_usage_forever(registry))
             ranking = asyncio.create_task(refresh_stale(registry))  # results imported while the server was down
+            background = [flusher, ranking, *start_worker(runtime, registry)]
             try:
                 async with mcp.session_manager.run():
                     yield
             finally:
-                for task in (flusher, ranking):
+                for task in background:  # the worker hands its running jobs back before the store closes
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
@@ -95,12 +111,18 @@ def build_app(settings: Settings) -> Starlette:
         finally:
             await store.close()
 
-    pages = [*page_routes(runtime), *benchmark_page_routes(runtime)]
+    pages = [
+        *page_routes(runtime),
+        *benchmark_page_routes(runtime),
+        *review_routes_for(runtime),
+        *withdraw_routes(runtime),
+    ]
 
     async def is_page(path: str) -> bool:
         return await known_page(runtime, pages, path)
 
-    routes = [*api_routes(runtime, is_page), *document_routes(settings), *mcp_app.routes, *pages]
+    routes = [*api_routes(runtime, is_page), *review_routes(runtime), *document_routes(settings), *mcp_app.routes]
+    routes += pages
     return Starlette(
         routes=routes,
         middleware=[Middleware(AccessLog), Middleware(SecurityHeaders)],

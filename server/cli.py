@@ -14,6 +14,7 @@ import orjson
 
 from server.cli_catalog import add_catalog_commands
 from server.cli_eval import add_eval_commands
+from server.cli_review import REVIEW_SETTINGS, add_review_commands
 from server.cli_support import add_settings, run_with_registry, setup_logging
 from server.settings import Settings, from_sources, setting_fields
 from tools.bundles import export_result, import_result
@@ -79,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     serve_parser = commands.add_parser("serve", help="Serve /v1, MCP at /mcp and the website.")
-    add_settings(serve_parser, ["db", "host", "port", "public_url", "artifacts", "data", "log_level"])
+    add_settings(serve_parser, ["db", "host", "port", "public_url", "artifacts", "data", "log_level", *REVIEW_SETTINGS])
     serve_parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes.")
     serve_parser.set_defaults(handler=serve)
 
@@ -101,6 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     export_parser.set_defaults(handler=export_bundle)
 
     add_eval_commands(commands)
+    add_review_commands(commands)
     add_catalog_commands(commands)
     return parser
 

@@ -29,7 +29,7 @@ EXIT_CODES = {"computed": 0, "existing": 0, "in_progress": 0, "stale": 3, "faile
 
 def cache_root(settings: Settings) -> Path:
     """Where generated demo data lives when BENCHTOWARD_DATA is not set: beside the database."""
-    return settings.db.parent / f"{settings.db.stem}-data"
+    return settings.data_cache
 
 
 def request_of(args: argparse.Namespace, settings: Settings) -> EvalRequest:

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from server.settings import Settings, setting_fields
+from server.settings import BOOL_SETTINGS, INT_SETTINGS, Settings, setting_fields
 from store import Store
 from tools.registry import Registry
 from tools.seed import sync_specs
@@ -20,8 +20,11 @@ T = TypeVar("T")
 
 def add_settings(parser: argparse.ArgumentParser, names: Sequence[str]) -> None:
     for name, flag, env, help_text in setting_fields():
-        if name in names:
-            kind = int if name == "port" else Path if name in {"db", "artifacts", "data"} else str
+        if name in BOOL_SETTINGS and name in names:
+            parser.add_argument(flag, dest=name, action="store_const", const=True, default=None,
+                                help=f"{help_text} [env {env}]")
+        elif name in names:
+            kind = int if name in INT_SETTINGS else Path if name in {"db", "artifacts", "data"} else str
             parser.add_argument(flag, dest=name, type=kind, default=None, help=f"{help_text} [env {env}]")
 
 

@@ -23,8 +23,11 @@ def wants_json(request: Request) -> bool:
 
 def respond(request: Request, error: AppError) -> Response:
     if wants_json(request):
-        return json_response(error.body().model_dump(), status=error.status)
-    return error_page(request, error.status, error.code, error.message)
+        response = json_response(error.body().model_dump(), status=error.status)
+    else:
+        response = error_page(request, error.status, error.code, error.message)
+    response.headers.update(error.headers())
+    return response
 
 
 async def app_error(request: Request, exc: Exception) -> Response:

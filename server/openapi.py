@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel
-from pydantic.json_schema import models_json_schema
+from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from evaluator.version import HARNESS_VERSION
 from server.capabilities import OPERATIONS, Operation
@@ -126,14 +126,16 @@ def beacon_operation() -> dict[str, Any]:
 
 
 def openapi_document(base_url: str) -> dict[str, Any]:
-    models: list[tuple[type[BaseModel], Literal["validation", "serialization"]]] = [
+    from server.review_openapi import BEARER, add_review_operations, review_models
+
+    models: list[tuple[type[BaseModel], JsonSchemaMode]] = [
         (op.response, "serialization") for op in OPERATIONS
-    ]
-    models += [(ErrorBody, "serialization"), (Beacon, "validation")]
-    _, definitions = models_json_schema(models, ref_template=REF)
+    ] + [(ErrorBody, "serialization"), (Beacon, "validation")]
+    key_map, definitions = models_json_schema([*models, *review_models()], ref_template=REF)
     paths: dict[str, Any] = {op.path: {"get": json_operation(op)} for op in OPERATIONS}
     paths.update(file_operations())
     paths["/v1/beacon"] = beacon_operation()
+    add_review_operations(paths, key_map)
     return {
         "openapi": "3.1.0",
         "info": {
@@ -145,5 +147,5 @@ def openapi_document(base_url: str) -> dict[str, Any]:
         },
         "servers": [{"url": base_url}],
         "paths": paths,
-        "components": {"schemas": definitions.get("$defs", {})},
+        "components": {"schemas": definitions.get("$defs", {}), "securitySchemes": {"bearer": BEARER}},
     }

@@ -5,10 +5,15 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from starlette.requests import HTTPConnection
 
+from evaluator.papers import LLMConfig
 from server.settings import Settings
+from tools.auth import Keys
+from tools.jobs import JobWorker
+from tools.ratelimit import Limiters
 from tools.registry import Registry
 from tools.usage import Visitor, visitor_for
 
@@ -31,6 +36,14 @@ def load_secret(path: Path) -> bytes:
     return path.read_bytes()
 
 
+def paper_llm(settings: Settings) -> LLMConfig | None:
+    """The paper reader's LLM, when one is configured (else the offline rule-based reader is used)."""
+    if not settings.paper_llm_endpoint:
+        return None
+    model = settings.paper_llm_model or "default"
+    return LLMConfig(base_url=settings.paper_llm_endpoint, model=model, api_key_env=settings.paper_llm_key_env)
+
+
 class Runtime:
     """Filled in by the app's lifespan; the route adapters and MCP tools read it."""
 
@@ -38,10 +51,44 @@ class Runtime:
         self.settings = settings
         self._registry: Registry | None = None
         self._secret = b""
+        self._keys: Keys | None = None
+        self.limiters = Limiters()
+        self.worker: JobWorker | None = None
+        self.paper_llm = paper_llm(settings)
 
     def start(self, registry: Registry, secret: bytes) -> None:
         self._registry = registry
         self._secret = secret
+        self._keys = Keys(secret)
+
+    @property
+    def keys(self) -> Keys:
+        """Keys derived from the server secret: token hashes, session signatures, CSRF and form tokens."""
+        if self._keys is None:
+            raise RuntimeError("the app has not started: run it with its lifespan")
+        return self._keys
+
+    @property
+    def origin(self) -> str:
+        """scheme://host[:port] of the public URL: the only Origin a maintainer's form may come from."""
+        parts = urlsplit(self.settings.base_url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+    @property
+    def secure_cookies(self) -> bool:
+        return self.settings.base_url.startswith("https://")
+
+    @property
+    def data(self) -> Path | None:
+        return self.settings.data
+
+    @property
+    def offline(self) -> bool:
+        return self.settings.offline
+
+    def wake_worker(self) -> None:
+        if self.worker is not None:
+            self.worker.wake()
 
     @property
     def registry(self) -> Registry:

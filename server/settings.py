@@ -39,6 +39,30 @@ class Settings:
         None, "Folder of local task data (ClinicalQA files, VitalDB cases).", "BENCHTOWARD_DATA", "--data"
     )
     log_level: str = setting("info", "Log level: debug, info, warning, error.", "BENCHTOWARD_LOG_LEVEL", "--log-level")
+    review_workers: int = setting(
+        1,
+        "Evaluation jobs the server runs at once for approved runs (0: none; run `benchtoward worker` instead).",
+        "BENCHTOWARD_REVIEW_WORKERS",
+        "--review-workers",
+    )
+    offline: bool = setting(
+        False, "Never fetch a paper from a URL (upload the file instead).", "BENCHTOWARD_OFFLINE", "--offline"
+    )
+    paper_llm_endpoint: str | None = setting(
+        None,
+        "OpenAI-compatible base URL of the LLM that reads papers (default: the offline rule-based reader).",
+        "BENCHTOWARD_PAPER_LLM_ENDPOINT",
+        "--paper-llm-endpoint",
+    )
+    paper_llm_model: str | None = setting(
+        None, "Model id the paper-reading LLM endpoint expects.", "BENCHTOWARD_PAPER_LLM_MODEL", "--paper-llm-model"
+    )
+    paper_llm_key_env: str | None = setting(
+        None,
+        "Name of the environment variable holding the paper-reading LLM's API key (never the key itself).",
+        "BENCHTOWARD_PAPER_LLM_KEY_ENV",
+        "--paper-llm-key-env",
+    )
 
     @property
     def base_url(self) -> str:
@@ -47,6 +71,11 @@ class Settings:
     @property
     def artifacts_dir(self) -> Path:
         return self.artifacts or self.db.parent / f"{self.db.stem}-artifacts"
+
+    @property
+    def data_cache(self) -> Path:
+        """Where generated demo data goes when BENCHTOWARD_DATA is not set: beside the database."""
+        return self.db.parent / f"{self.db.stem}-data"
 
     @property
     def secret_file(self) -> Path:
@@ -59,9 +88,15 @@ def setting_fields() -> list[tuple[str, str, str, str]]:
     return [(f.name, f.metadata["flag"], f.metadata["env"], f.metadata["help"]) for f in fields(Settings)]
 
 
+INT_SETTINGS = {"port", "review_workers"}
+BOOL_SETTINGS = {"offline"}
+
+
 def convert(name: str, value: str) -> Any:
-    if name == "port":
+    if name in INT_SETTINGS:
         return int(value)
+    if name in BOOL_SETTINGS:
+        return value.strip().lower() in {"1", "true", "yes", "on"}
     if name in {"db", "artifacts", "data"}:
         return Path(value)
     return value

@@ -160,10 +160,16 @@ class Store:
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """The single write path: BEGIN IMMEDIATE … COMMIT under the store's lock, ROLLBACK on any error."""
         async with self._write_lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
+            try:
+                await self._writer.execute("BEGIN IMMEDIATE")
+            except BaseException:
+                # Cancelled while BEGIN was queued on the writer's thread: it runs anyway, so end it. rollback()
+                # runs after it on the same thread and does nothing when no transaction is open.
+                await asyncio.shield(self._writer.rollback())
+                raise
             try:
                 yield self._writer
             except BaseException:
-                await asyncio.shield(self._writer.execute("ROLLBACK"))
+                await asyncio.shield(self._writer.rollback())
                 raise
             await self._writer.execute("COMMIT")

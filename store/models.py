@@ -101,7 +101,16 @@ async def write_model(db: aiosqlite.Connection, model: Model) -> None:
 
 async def set_model_status(store: Store, slug: str, status: str) -> None:
     async with store.transaction() as db:
+        await write_model_status(db, slug, status)
+
+
+async def write_model_status(db: aiosqlite.Connection, slug: str, status: str, only_from: str | None = None) -> None:
+    """`set_model_status` inside a transaction the caller holds; with `only_from`, only from that status."""
+    if only_from is None:
         await db.execute("UPDATE models SET status = ? WHERE slug = ?", (status, slug))
+    else:
+        await db.execute("UPDATE models SET status = ? WHERE slug = ? AND status = ?", (status, slug, only_from))
+
 
 
 def models_by_slug(store: Store, slugs: set[str]) -> dict[str, Model]:

@@ -127,7 +127,20 @@ async def insert_result(db: aiosqlite.Connection, result: Result) -> None:
 
 async def set_result_status(store: Store, run_id: str, status: str, reason: str = "") -> None:
     async with store.transaction() as db:
-        await db.execute("UPDATE results SET status = ?, status_reason = ? WHERE run_id = ?", (status, reason, run_id))
+        await write_result_status(db, run_id, status, reason)
+
+
+async def write_result_status(
+    db: aiosqlite.Connection, run_id: str, status: str, reason: str, only_from: tuple[str, ...] | None = None
+) -> bool:
+    """`set_result_status` inside a transaction the caller holds; with `only_from`, only from those statuses."""
+    sql = "UPDATE results SET status = ?, status_reason = ? WHERE run_id = ?"
+    params: list[object] = [status, reason, run_id]
+    if only_from is not None:
+        sql += f" AND status IN ({', '.join('?' * len(only_from))})"
+        params.extend(only_from)
+    cursor = await db.execute(sql, params)
+    return cursor.rowcount == 1
 
 
 def published_totals(store: Store) -> dict[str, float]:

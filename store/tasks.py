@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+import aiosqlite
+
 from store.clock import utc_now
 from store.db import Store, StoreError
 
@@ -131,8 +133,9 @@ async def upsert_task(store: Store, task: Task) -> None:
                 f"{task.ref}: the stored spec has hash {existing['spec_hash'][:12]}…, the new one "
                 f"{task.spec_hash[:12]}…; a changed definition must be a new version"
             )
-        await db.execute(
-            "UPDATE tasks SET title = ?, summary = ?, preview = ?, demo = ?, change_note = ?, "
+        await db.execute(  # a change note a maintainer wrote when publishing wins over the file's (0006)
+            "UPDATE tasks SET title = ?, summary = ?, preview = ?, demo = ?, "
+            "change_note = CASE WHEN note_set_by = '' THEN ? ELSE change_note END, "
             "contamination_note = ?, catalog_id = ? WHERE slug = ? AND version = ?",
             (
                 task.title,
@@ -151,3 +154,37 @@ async def upsert_task(store: Store, task: Task) -> None:
 async def set_task_status(store: Store, slug: str, version: int, status: str) -> None:
     async with store.transaction() as db:
         await db.execute("UPDATE tasks SET status = ? WHERE slug = ? AND version = ?", (status, slug, version))
+
+
+async def write_task_status(
+    db: aiosqlite.Connection, slug: str, version: int, status: str, only_from: str, note: str | None, actor: str
+) -> bool:
+    """Move a task version from `only_from` to `status` inside the caller's transaction; a given note becomes
+    its change note, kept over the shipped file's note from then on."""
+    if note is None:
+        cursor = await db.execute(
+            "UPDATE tasks SET status = ? WHERE slug = ? AND version = ? AND status = ?",
+            (status, slug, version, only_from),
+        )
+    else:
+        cursor = await db.execute(
+            "UPDATE tasks SET status = ?, change_note = ?, note_set_by = ? "
+            "WHERE slug = ? AND version = ? AND status = ?",
+            (status, note, actor, slug, version, only_from),
+        )
+    return cursor.rowcount == 1
+
+
+async def insert_task(db: aiosqlite.Connection, task: Task, actor: str) -> bool:
+    """Record a new task version (a maintainer's accepted change) unless the version exists; its note is theirs."""
+    cursor = await db.execute(
+        f"INSERT INTO tasks ({COLUMNS}, note_set_by) VALUES ({', '.join('?' * 18)}) "
+        "ON CONFLICT (slug, version) DO NOTHING",
+        (
+            task.slug, task.version, task.kind, task.dataset_slug, task.title, task.summary, task.primary_metric,
+            int(task.higher_is_better), int(task.preview), int(task.demo), task.status, task.spec_json,
+            task.spec_hash, task.change_note, task.contamination_note, task.catalog_id, task.created_at or utc_now(),
+            actor,
+        ),
+    )
+    return cursor.rowcount == 1

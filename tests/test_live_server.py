@@ -19,6 +19,7 @@ from mcp.client.stdio import StdioServerParameters
 from server.capabilities import OPERATIONS
 from tests.conftest import LiveServer
 from tests.populate import HARI, MEDGEMMA
+from tests.review_support import HARI_CARD, make_maintainer
 
 pytestmark = pytest.mark.anyio
 
@@ -170,13 +171,15 @@ async def test_every_curl_example_in_the_readme_works(data_live_server: LiveServ
     commands = readme_curl_commands()
     assert len(commands) >= 10
     run_id = run_ids[f"{HARI.slug}@clinicalqa@0"]
+    env = {**os.environ, "TOKEN": await make_maintainer(data_live_server.settings)}  # the maintainers' examples
+    shutil.copyfile(HARI_CARD, tmp_path / "model_card.md")
     for command in commands:
         line = command.replace("http://127.0.0.1:8000", data_live_server.url).replace("<run_id>", run_id)
         if shutil.which("curl"):
             done = subprocess.run(["bash", "-c", f"{line} --fail --silent --show-error --output /dev/null"
                                    if " -o " not in line else f"{line} --fail --silent --show-error"],
-                                  cwd=tmp_path, capture_output=True, text=True, timeout=60)
+                                  cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env)
             assert done.returncode == 0, (line, done.stderr)
-        else:
-            url = line.split('"')[1]
+        elif " -H " not in line:  # without curl, the plain GET examples
+            url = line.split('"')[-2]
             assert httpx.get(url).status_code == 200, line

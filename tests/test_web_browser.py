@@ -252,6 +252,7 @@ def page_types(run_ids: dict[str, str]) -> list[str]:
         "/disclaimer",
         "/benchmarks",
         "/benchmarks/clinicalqa",
+        f"/withdraw?run_id={run_ids[f'{HARI.slug}@clinicalqa@0']}",
         "/tasks/no-such-task",
     ]
 

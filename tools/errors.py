@@ -29,6 +29,10 @@ class AppError(Exception):
     def body(self) -> ErrorBody:
         return ErrorBody(error=self.code, message=self.message)
 
+    def headers(self) -> dict[str, str]:
+        """HTTP headers the error response carries besides its body (none by default)."""
+        return {}
+
 
 class BadRequest(AppError):
     code = "bad_request"
@@ -56,11 +60,6 @@ class DatasetNotFound(NotFound):
     code = "dataset_not_found"
 
 
-class PayloadTooLarge(AppError):
-    code = "payload_too_large"
-    status = 413
-
-
 class BenchmarkNotFound(NotFound):
     code = "benchmark_not_found"
 
@@ -68,6 +67,75 @@ class BenchmarkNotFound(NotFound):
 class MethodNotAllowed(AppError):
     code = "method_not_allowed"
     status = 405
+
+
+class Unauthorized(AppError):
+    """No valid maintainer token or session (the token is never echoed back)."""
+
+    code = "unauthorized"
+    status = 401
+
+    def headers(self) -> dict[str, str]:
+        return {"WWW-Authenticate": 'Bearer realm="benchtoward-review"'}
+
+
+class Forbidden(AppError):
+    """Authenticated, but the request is not allowed (a missing or wrong CSRF token, a foreign Origin)."""
+
+    code = "forbidden"
+    status = 403
+
+
+class Conflict(AppError):
+    """The request does not fit the current state (an item already decided, a result already published)."""
+
+    code = "conflict"
+    status = 409
+
+
+class PayloadTooLarge(AppError):
+    code = "payload_too_large"
+    status = 413
+
+
+class RateLimited(AppError):
+    code = "rate_limited"
+    status = 429
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after)}
+
+
+class ProposalNotFound(NotFound):
+    code = "proposal_not_found"
+
+
+class WithdrawalNotFound(NotFound):
+    code = "withdrawal_not_found"
+
+
+class BadDocument(BadRequest):
+    """An uploaded or fetched document is not what it claims to be, or cannot be read."""
+
+    code = "bad_document"
+
+
+class ExtractorFailed(AppError):
+    """The paper reader's LLM extractor could not be reached or never produced a valid record."""
+
+    code = "extractor_failed"
+    status = 502
+
+
+class FetchFailed(AppError):
+    """A paper's URL could not be fetched (unreachable, an HTTP error, not allowed while offline)."""
+
+    code = "fetch_failed"
+    status = 502
 
 
 class Internal(AppError):

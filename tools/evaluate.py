@@ -113,6 +113,16 @@ def package_versions() -> dict[str, str]:
     return versions
 
 
+def default_model_id(model: Model) -> str:
+    """The model id a chat endpoint is asked for when none is given: the provider's id, else the slug's name."""
+    return model.provider_model_id or model.slug.split("/", 1)[1]
+
+
+def chat_config(model_id: str) -> dict[str, Any]:
+    """The run-key configuration of a complete run through an OpenAI-compatible chat endpoint."""
+    return {"adapter": "openai-chat", "model_id": model_id}
+
+
 async def plan_model(registry: Registry, request: EvalRequest, task: Task) -> Plan:
     """Resolve (or register) the model and decide its adapter, tag and run-key configuration."""
     if request.model in model_tools.BASELINES:
@@ -135,7 +145,7 @@ async def plan_model(registry: Registry, request: EvalRequest, task: Task) -> Pl
         raise BadRequest(f"{model.slug} has no endpoint: pass --endpoint URL (or --command CMD)")
     if task.kind != "mcq":
         raise BadRequest(f"{task.ref} scores time series; a chat endpoint cannot answer it (use --command)")
-    model_id = request.model_id or model.provider_model_id or model.slug.split("/", 1)[1]
+    model_id = request.model_id or default_model_id(model)
     endpoint = EndpointConfig(
         base_url=base_url,
         model_id=model_id,
@@ -144,8 +154,7 @@ async def plan_model(registry: Registry, request: EvalRequest, task: Task) -> Pl
         timeout_seconds=request.timeout_seconds,
         max_retries=request.max_retries,
     )
-    config = {"adapter": "openai-chat", "model_id": model_id}
-    return Plan(model, "openai-chat", request.tier or "standard", config, endpoint)
+    return Plan(model, "openai-chat", request.tier or "standard", chat_config(model_id), endpoint)
 
 
 def data_location(request: EvalRequest, spec: TaskSpec) -> Path:

@@ -25,9 +25,10 @@ class LookupQuery(Shape):
 
 class LookupResponse(Shape):
     """`evaluated` with the published result; `in_review` when a result exists but awaits a maintainer's
-    check (do not rerun it: it will be published or withdrawn); `not_evaluated` otherwise."""
+    check (do not rerun it: it will be published or withdrawn); `withdrawn` when the maintainers withdrew it
+    (its reason is in `result.status_reason`; its run key stays taken); `not_evaluated` otherwise."""
 
-    status: Literal["evaluated", "in_review", "not_evaluated"]
+    status: Literal["evaluated", "in_review", "withdrawn", "not_evaluated"]
     result: ResultDetail | None
 
 
@@ -35,8 +36,9 @@ async def lookup(registry: Registry, query: LookupQuery, visitor: Visitor | None
     """Call this before you run an evaluation yourself: has `model` been evaluated on `task` already?
 
     `evaluated` returns the published result (cite it, download its predictions, do not recompute it);
-    `in_review` means a result exists and awaits a maintainer's check; `not_evaluated` means nobody has run it
-    here yet. `model` is a BenchToward slug or a provider model id; `task` is slug@version or slug (latest
+    `in_review` means a result exists and awaits a maintainer's check; `withdrawn` means the maintainers withdrew
+    it (see `result.status_reason`; do not rerun it here); `not_evaluated` means nobody has run it here yet.
+    `model` is a BenchToward slug or a provider model id; `task` is slug@version or slug (latest
     published version). Several published results of one model on one task version → the newest. Each
     lookup that finds a published result counts as one reuse.
     """
@@ -57,4 +59,7 @@ def find(registry: Registry, query: LookupQuery) -> LookupResponse:
     pending = result_store.search_results(store, ResultFilter(**{**vars(where), "status": "in_review"}), limit=1)
     if pending:
         return LookupResponse(status="in_review", result=detail(registry, pending[0]))
+    withdrawn = result_store.search_results(store, ResultFilter(**{**vars(where), "status": "withdrawn"}), limit=1)
+    if withdrawn:
+        return LookupResponse(status="withdrawn", result=detail(registry, withdrawn[0]))
     return LookupResponse(status="not_evaluated", result=None)

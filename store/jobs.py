@@ -1,0 +1,126 @@
+"""Evaluation jobs of approved runs, and the claims workers hold on them.
+
+A worker claims a queued job by writing its owner (compare-and-set); it heart-beats while the run computes.
+A job whose owner stopped (a dead process on this host, or no heartbeat for a while) is claimed again, and the
+run resumes from the harness's per-item cache. A worker stopped on purpose hands its job back (queued).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+import aiosqlite
+
+from store.clock import utc_now
+from store.db import Store
+
+COLUMNS = (
+    "id, proposal_id, model_slug, task_ref, run_key, tier, endpoint, api_key_env, status, owner, attempts, "
+    "heartbeat_at, run_id, message, created_at, finished_at"
+)
+
+
+@dataclass(frozen=True)
+class Job:
+    id: int
+    proposal_id: int
+    model_slug: str
+    task_ref: str
+    run_key: str
+    tier: str
+    endpoint: str
+    api_key_env: str | None
+    status: str  # 'queued' | 'running' | 'done' | 'failed'
+    owner: str | None
+    attempts: int
+    heartbeat_at: str | None
+    run_id: str | None
+    message: str
+    created_at: str
+    finished_at: str | None
+
+
+def from_row(row: sqlite3.Row) -> Job:
+    return Job(**dict(row))
+
+
+def get_job(store: Store, job_id: int) -> Job | None:
+    row = store.read_one(f"SELECT {COLUMNS} FROM jobs WHERE id = ?", (job_id,))
+    return from_row(row) if row else None
+
+
+def job_of_proposal(store: Store, proposal_id: int) -> Job | None:
+    row = store.read_one(f"SELECT {COLUMNS} FROM jobs WHERE proposal_id = ?", (proposal_id,))
+    return from_row(row) if row else None
+
+
+def list_jobs(store: Store, status: str | None, limit: int) -> list[Job]:
+    if status is None:
+        rows = store.read(f"SELECT {COLUMNS} FROM jobs ORDER BY id DESC LIMIT ?", (limit,))
+    else:
+        rows = store.read(f"SELECT {COLUMNS} FROM jobs WHERE status = ? ORDER BY id LIMIT ?", (status, limit))
+    return [from_row(row) for row in rows]
+
+
+def open_jobs(store: Store) -> list[Job]:
+    """Queued and running jobs, oldest first: what a worker may claim."""
+    rows = store.read(f"SELECT {COLUMNS} FROM jobs WHERE status IN ('queued', 'running') ORDER BY id")
+    return [from_row(row) for row in rows]
+
+
+async def enqueue(
+    db: aiosqlite.Connection, proposal_id: int, model_slug: str, task_ref: str, run_key: str, tier: str,
+    endpoint: str, api_key_env: str | None,
+) -> int:
+    """Queue the job of an approved run inside the caller's transaction; a failed job is queued again."""
+    cursor = await db.execute(
+        "INSERT INTO jobs (proposal_id, model_slug, task_ref, run_key, tier, endpoint, api_key_env, status, "
+        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?) "
+        "ON CONFLICT (proposal_id) DO UPDATE SET status = 'queued', owner = NULL, endpoint = excluded.endpoint, "
+        "api_key_env = excluded.api_key_env, message = '', finished_at = NULL WHERE jobs.status = 'failed' "
+        "RETURNING id",
+        (proposal_id, model_slug, task_ref, run_key, tier, endpoint, api_key_env, utc_now()),
+    )
+    row = await cursor.fetchone()
+    if row is None:
+        raise ValueError(f"the job of proposal {proposal_id} is not failed; it is not queued again")
+    return int(row[0])
+
+
+async def claim(store: Store, job: Job, owner: str) -> bool:
+    """Take a job if it is still as the caller saw it (same status and owner)."""
+    async with store.transaction() as db:
+        cursor = await db.execute(
+            "UPDATE jobs SET status = 'running', owner = ?, heartbeat_at = ?, attempts = attempts + 1 "
+            "WHERE id = ? AND status = ? AND owner IS ?",
+            (owner, utc_now(), job.id, job.status, job.owner),
+        )
+        return cursor.rowcount == 1
+
+
+async def heartbeat(store: Store, job_id: int, owner: str) -> None:
+    async with store.transaction() as db:
+        await db.execute("UPDATE jobs SET heartbeat_at = ? WHERE id = ? AND owner = ?", (utc_now(), job_id, owner))
+
+
+async def release(store: Store, job_id: int, owner: str, message: str) -> None:
+    """Hand a running job back to the queue (its worker is stopping)."""
+    async with store.transaction() as db:
+        await db.execute(
+            "UPDATE jobs SET status = 'queued', owner = NULL, message = ? WHERE id = ? AND owner = ? "
+            "AND status = 'running'",
+            (message[:2000], job_id, owner),
+        )
+
+
+async def finish(
+    db: aiosqlite.Connection, job_id: int, owner: str, status: str, run_id: str | None, message: str
+) -> bool:
+    """Record a job's end inside the caller's transaction, only if `owner` still holds it."""
+    cursor = await db.execute(
+        "UPDATE jobs SET status = ?, run_id = ?, message = ?, finished_at = ?, heartbeat_at = ? "
+        "WHERE id = ? AND owner = ? AND status = 'running'",
+        (status, run_id, message[:2000], utc_now(), utc_now(), job_id, owner),
+    )
+    return cursor.rowcount == 1

@@ -1,0 +1,173 @@
+"""Reading a paper or model card for review: the record (evaluator.papers), then the agent's proposals, stored
+with the reading in one transaction. Documents come as bytes (an upload, a file) or from a URL fetched here,
+with the size limit enforced before and while reading."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import ipaddress
+import socket
+from pathlib import Path, PurePosixPath
+from urllib.parse import urljoin, urlsplit
+
+import httpx
+import orjson
+from pydantic import Field
+
+from evaluator import papers
+from evaluator.papers import LLMConfig, PaperRecord
+from evaluator.papers.text import DEFAULT_MAX_BYTES
+from store import proposals as proposal_store
+from store.proposals import Reading
+from tools.audit import append
+from tools.errors import BadDocument, BadRequest, ExtractorFailed, FetchFailed, NotFound, PayloadTooLarge
+from tools.maintainers import Actor
+from tools.proposals import ProposedItem, candidates, outcome_json
+from tools.registry import Registry
+from tools.schemas import Shape
+
+MAX_DOCUMENT_BYTES = DEFAULT_MAX_BYTES
+MAX_REDIRECTS = 3
+FETCH_TIMEOUT_SECONDS = 20.0
+SUFFIXES = {"pdf": ".pdf", "html": ".html", "markdown": ".md", "csv": ".csv", "plain": ".txt"}
+KNOWN_SUFFIXES = {".pdf", ".html", ".htm", ".md", ".markdown", ".txt", ".csv", ".tsv", ".xhtml"}
+
+
+class PaperReading(Shape):
+    """One reading of a paper or model card: the structured record, and what the evaluator agent did with it."""
+
+    reading_id: int
+    source: str
+    sha256: str = Field(description="sha256 of the document's bytes.")
+    read_by: str
+    read_at: str
+    record: PaperRecord
+    items: list[ProposedItem] = Field(description="Every model and run considered, with what was done and why.")
+    proposed: int = Field(description="How many new review items this reading created (0 for a paper read before).")
+
+
+class PaperUrl(Shape):
+    url: str = Field(min_length=8, max_length=2000, pattern=r"^https?://", description="http(s) URL of the document.")
+
+
+async def read_record(content: bytes, name: str, llm: LLMConfig | None = None) -> PaperRecord:
+    """The reader's record of one document; its errors become API errors with stable codes."""
+    try:
+        return await papers.read_paper(content, name=name, llm=llm, max_bytes=MAX_DOCUMENT_BYTES)
+    except papers.DocumentTooLarge as error:
+        raise PayloadTooLarge(error.message) from None
+    except papers.BadDocument as error:
+        raise BadDocument(error.message) from None
+    except papers.PaperError as error:
+        raise ExtractorFailed(f"{error.code}: {error.message}") from None
+
+
+def reading_of(registry: Registry, reading: Reading, proposed: int) -> PaperReading:
+    return PaperReading(
+        reading_id=reading.id, source=reading.source, sha256=reading.sha256, read_by=reading.read_by,
+        read_at=reading.read_at, record=PaperRecord.model_validate_json(reading.record_json),
+        items=[ProposedItem.model_validate(item) for item in orjson.loads(reading.outcome_json)], proposed=proposed,
+    )
+
+
+async def read_and_propose(
+    registry: Registry, actor: Actor, content: bytes, name: str, *, llm: LLMConfig | None = None,
+    data: Path | None = None,
+) -> PaperReading:
+    """Read a document, propose the missing models and runs (after `lookup`), and store the reading and the new
+    review items together. A document read before proposes nothing new: its items say `already_proposed`."""
+    record = await read_record(content, name, llm)
+    found = await candidates(registry, record, data)
+    sha256 = hashlib.sha256(content).hexdigest()
+    items: list[ProposedItem] = []
+    async with registry.store.transaction() as db:
+        reading_id = await proposal_store.insert_reading(
+            db, sha256, record.source, record.extractor, record.model_dump_json(), actor.name
+        )
+        for candidate in found:
+            item = candidate.item
+            if candidate.new is not None:
+                new_id = await proposal_store.insert_proposal(db, reading_id, candidate.new)
+                status = "pending" if new_id is not None else "proposed meanwhile"
+                action = "proposed" if new_id is not None else "already_proposed"
+                item = item.model_copy(update={"proposal_id": new_id, "proposal_status": status, "action": action})
+            items.append(item)
+        await proposal_store.set_outcome(db, reading_id, outcome_json(items))
+        proposed = sum(1 for item in items if item.action == "proposed")
+        await append(db, actor, "read_paper", f"reading:{reading_id}", "",
+                     {"source": record.source, "sha256": sha256, "proposed": proposed})
+    reading = proposal_store.get_reading(registry.store, reading_id)
+    assert reading is not None
+    return reading_of(registry, reading, proposed)
+
+
+def get_reading(registry: Registry, reading_id: int) -> PaperReading:
+    reading = proposal_store.get_reading(registry.store, reading_id)
+    if reading is None:
+        raise NotFound(f"no paper reading {reading_id}")
+    created = sum(1 for p in proposal_store.proposals_of_reading(registry.store, reading_id))
+    return reading_of(registry, reading, created)
+
+
+def recent_readings(registry: Registry, limit: int = 20) -> list[Reading]:
+    return proposal_store.list_readings(registry.store, limit)
+
+
+# Fetching a URL --------------------------------------------------------------------------------------------------
+
+
+def public_address(host: str) -> bool:
+    """Every address the host resolves to is a public one (no loopback, private, link-local or reserved)."""
+    try:
+        infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except (socket.gaierror, UnicodeError):
+        raise FetchFailed(f"cannot resolve {host[:200]!r}") from None
+    addresses = {ipaddress.ip_address(info[4][0]) for info in infos}
+    return bool(addresses) and all(address.is_global for address in addresses)
+
+
+def document_name(url: str, content_type: str) -> str:
+    """A file name whose suffix tells the reader the document's kind."""
+    name = PurePosixPath(urlsplit(url).path).name or "document"
+    if PurePosixPath(name).suffix.lower() in KNOWN_SUFFIXES:
+        return name[:200]
+    kind = content_type.split(";")[0].strip().lower()
+    suffix = next((s for key, s in SUFFIXES.items() if key in kind), ".txt")
+    return f"{name[:180]}{suffix}"
+
+
+async def fetch_document(
+    url: str, *, max_bytes: int = MAX_DOCUMENT_BYTES, allow_private: bool = False,
+    timeout: float = FETCH_TIMEOUT_SECONDS,
+) -> tuple[bytes, str]:
+    """GET a document over http(s): refused past `max_bytes` (by Content-Length first, then while reading), and,
+    unless `allow_private`, when the host resolves to a loopback, private or link-local address."""
+    for _ in range(MAX_REDIRECTS + 1):
+        parts = urlsplit(url)
+        if parts.scheme not in {"http", "https"} or not parts.hostname:
+            raise BadRequest("a paper URL must be http(s)://host/...")
+        if not allow_private and not await asyncio.to_thread(public_address, parts.hostname):
+            raise BadRequest(f"{parts.hostname[:200]} is not a public address; upload the file instead")
+        try:
+            async with (
+                httpx.AsyncClient(timeout=timeout, follow_redirects=False) as client,
+                client.stream("GET", url, headers={"User-Agent": "BenchToward-paper-reader/1"}) as response,
+            ):
+                if response.is_redirect and "location" in response.headers:
+                    url = urljoin(url, response.headers["location"])
+                    continue
+                if response.status_code >= 400:
+                    raise FetchFailed(f"{parts.hostname} answered HTTP {response.status_code}")
+                declared = response.headers.get("content-length", "")
+                if declared.isdigit() and int(declared) > max_bytes:
+                    raise PayloadTooLarge(f"the document is {declared} bytes, over the limit of {max_bytes}")
+                body = bytearray()
+                async for chunk in response.aiter_bytes():
+                    body += chunk
+                    if len(body) > max_bytes:
+                        raise PayloadTooLarge(f"the document is over the limit of {max_bytes} bytes")
+                return bytes(body), document_name(url, response.headers.get("content-type", ""))
+        except httpx.HTTPError as error:
+            raise FetchFailed(f"could not fetch from {parts.hostname}: {type(error).__name__}") from None
+    raise FetchFailed(f"more than {MAX_REDIRECTS} redirects")

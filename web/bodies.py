@@ -1,0 +1,79 @@
+"""Request bodies read within a size limit: refused by Content-Length before anything is read, and again while
+reading (a chunked body has no length). Used by every route that accepts a body."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import orjson
+from pydantic import BaseModel, ValidationError
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.types import Message
+
+from tools.errors import BadRequest, PayloadTooLarge
+
+M = TypeVar("M", bound=BaseModel)
+FORM_LIMIT = 16 * 1024
+JSON_LIMIT = 256 * 1024
+
+
+def check_length(header: str | None, limit: int) -> None:
+    if header is not None and (not header.isdigit() or int(header) > limit):
+        raise PayloadTooLarge(f"the request body is over the limit of {limit} bytes")
+
+
+def limited(request: Request, limit: int) -> Request:
+    """The same request, whose body raises payload_too_large as soon as it passes `limit` bytes."""
+    check_length(request.headers.get("content-length"), limit)
+    received = 0
+    upstream = request.receive
+
+    async def receive() -> Message:
+        nonlocal received
+        message = await upstream()
+        if message["type"] == "http.request":
+            received += len(message.get("body", b""))
+            if received > limit:
+                raise PayloadTooLarge(f"the request body is over the limit of {limit} bytes")
+        return message
+
+    return Request(request.scope, receive)
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    body = bytearray()
+    async for chunk in limited(request, limit).stream():
+        body += chunk
+    return bytes(body)
+
+
+async def read_form(request: Request, limit: int = FORM_LIMIT, max_files: int = 0) -> FormData:
+    """A urlencoded or multipart form within `limit` bytes; malformed forms are bad_request."""
+    try:
+        return await limited(request, limit).form(max_files=max_files, max_fields=20, max_part_size=limit)
+    except HTTPException as error:
+        raise BadRequest(f"malformed form: {str(error.detail)[:200]}") from None
+
+
+def parse_json(body: bytes) -> Any:
+    try:
+        return orjson.loads(body) if body.strip() else {}
+    except orjson.JSONDecodeError as error:
+        raise BadRequest(f"the body is not JSON: {error}") from None
+
+
+def validate(model: type[M], value: Any) -> M:
+    """Validate caller input into a model; its problems, not a traceback, become the bad_request message."""
+    try:
+        return model.model_validate(value)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in issue['loc']) or 'body'}: {issue['msg']}" for issue in error.errors()
+        )
+        raise BadRequest(problems[:500]) from None
+
+
+async def json_body(request: Request, model: type[M], limit: int = JSON_LIMIT) -> M:
+    return validate(model, parse_json(await read_body(request, limit)))
