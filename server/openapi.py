@@ -128,9 +128,10 @@ def beacon_operation() -> dict[str, Any]:
 def openapi_document(base_url: str) -> dict[str, Any]:
     from server.review_openapi import BEARER, add_review_operations, review_models
 
-    models: list[tuple[type[BaseModel], JsonSchemaMode]] = [
-        (op.response, "serialization") for op in OPERATIONS
-    ] + [(ErrorBody, "serialization"), (Beacon, "validation")]
+    models: list[tuple[type[BaseModel], JsonSchemaMode]] = [(op.response, "serialization") for op in OPERATIONS] + [
+        (ErrorBody, "serialization"),
+        (Beacon, "validation"),
+    ]
     key_map, definitions = models_json_schema([*models, *review_models()], ref_template=REF)
     paths: dict[str, Any] = {op.path: {"get": json_operation(op)} for op in OPERATIONS}
     paths.update(file_operations())
