@@ -111,18 +111,13 @@ def build_app(settings: Settings) -> Starlette:
         finally:
             await store.close()
 
-    pages = [
-        *page_routes(runtime),
-        *benchmark_page_routes(runtime),
-        *review_routes_for(runtime),
-        *withdraw_routes(runtime),
-    ]
+    public_pages = [*page_routes(runtime), *benchmark_page_routes(runtime), *withdraw_routes(runtime)]
 
     async def is_page(path: str) -> bool:
-        return await known_page(runtime, pages, path)
+        return await known_page(runtime, public_pages, path)  # the maintainers' pages count no visits
 
     routes = [*api_routes(runtime, is_page), *review_routes(runtime), *document_routes(settings), *mcp_app.routes]
-    routes += pages
+    routes += [*public_pages, *review_routes_for(runtime)]
     return Starlette(
         routes=routes,
         middleware=[Middleware(AccessLog), Middleware(SecurityHeaders)],

@@ -46,14 +46,15 @@ async def test_visits_count_once_per_page_visitor_and_day(data_client: httpx.Asy
     await data_client.post("/v1/beacon", content=b"/tasks", headers=BROWSER)
     await data_client.post("/v1/beacon", content=f"/models/{MEDGEMMA.slug}".encode(), headers=BROWSER)
     await data_client.post("/v1/beacon", content=b"/benchmarks/clinicalqa", headers=BROWSER)  # the catalog's pages too
-    assert await visits(data_client) == 4
+    await data_client.post("/v1/beacon", content=b"/withdraw", headers=BROWSER)  # and the withdrawal form
+    assert await visits(data_client) == 5
     other = httpx.AsyncClient(
         transport=httpx.ASGITransport(app=data_client._transport.app, client=("10.1.2.3", 5555)),  # type: ignore[attr-defined]
         base_url="http://testserver",
     )
     async with other:
         assert (await other.post("/v1/beacon", content=b"/", headers=BROWSER)).status_code == 204
-    assert await visits(data_client) == 5  # another address is another visitor
+    assert await visits(data_client) == 6  # another address is another visitor
 
 
 async def test_the_store_keeps_the_daily_hash_never_the_address(data_client: httpx.AsyncClient) -> None:
@@ -82,6 +83,7 @@ async def test_page_fetches_and_crawler_beacons_are_not_visits(data_client: http
         (b"/benchmarks/no-such-benchmark", {}, 400, "bad_request"),
         (b"/v1/stats", {}, 400, "bad_request"),  # an API route is not a page
         (b"/static/site.css", {}, 400, "bad_request"),
+        (b"/review", {}, 400, "bad_request"),  # the maintainers' pages are not public visits
         (b"https://evil.example/", {}, 400, "bad_request"),
         (b"/<script>", {}, 400, "bad_request"),
         (b"", {}, 400, "bad_request"),

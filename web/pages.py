@@ -27,6 +27,7 @@ from web.format import FILTERS, money, number
 __all__ = ["Site", "environment", "error_page", "known_page", "money", "number", "page_routes", "render"]
 Q = TypeVar("Q", bound=BaseModel)
 TIERS = tuple(TIER_MEANINGS)
+MAINTAINER_TEMPLATES = ("review_",)
 STATUS_MEANINGS = {
     "building": "The task builder is preparing the protocol, data, code or baselines.",
     "in_review": "Built and waiting for its check: reference models are compared with the baselines, then the "
@@ -60,7 +61,9 @@ def environment() -> Environment:
 
 
 def render(template: str, status: int = 200, **context: Any) -> HTMLResponse:
-    context.setdefault("beacon", status == 200)  # only pages that exist announce a visit
+    # Public pages that exist announce a visit; the maintainers' pages (review_*) are no public visits and
+    # carry no script at all.
+    context.setdefault("beacon", status == 200 and not template.startswith(MAINTAINER_TEMPLATES))
     return HTMLResponse(environment().get_template(template).render(**context), status_code=status)
 
 
