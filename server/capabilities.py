@@ -6,6 +6,7 @@ one table, so a capability cannot be exposed in one place and forgotten in anoth
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -30,6 +31,12 @@ from tools.usage import Visitor
 Capability = Callable[..., Awaitable[BaseModel]]
 
 
+@functools.cache
+def takes_visitor(function: Capability) -> bool:
+    """Whether a capability counts reuse (it takes the visitor); read once, not on every request."""
+    return "visitor" in inspect.signature(function).parameters
+
+
 @dataclass(frozen=True)
 class Operation:
     name: str  # the capability, the MCP tool and the OpenAPI operationId share it
@@ -47,7 +54,7 @@ class Operation:
 
     @property
     def counts_reuse(self) -> bool:
-        return "visitor" in inspect.signature(self.function).parameters
+        return takes_visitor(self.function)
 
     async def call(self, registry: Registry, query: BaseModel, visitor: Visitor) -> BaseModel:
         if self.counts_reuse:
