@@ -7,6 +7,13 @@ STAMP  := $(VENV)/.installed
 DB     ?= benchtoward.db
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+# Browser tests: Debian's Chromium (never a browser downloaded by a test tool) and axe-core from npm, kept in a
+# git-ignored project folder. CI runs as root on a fresh Debian machine; elsewhere, without root, the browser
+# tests skip with that reason when Chromium is missing.
+CHROMIUM := /usr/bin/chromium
+NPM_DIR  := .cache/npm
+AXE      := $(NPM_DIR)/node_modules/axe-core/axe.min.js
+AXE_VERSION := 4.14.1
 
 .PHONY: install run test test-slow bench browser lint clean system-tools fuzz-api fuzz-parsers load audit
 
@@ -26,7 +33,17 @@ run: install
 system-tools:
 	@command -v wrk >/dev/null 2>&1 || (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq wrk >/dev/null 2>&1) || echo "wrk could not be installed: the load test will be skipped"
 
-test: install system-tools
+browser: $(AXE)
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	  else echo "browser: $(CHROMIUM) is missing and apt-get needs root; the browser tests will be skipped"; fi; \
+	fi
+
+$(AXE):
+	mkdir -p $(NPM_DIR)
+	npm install --prefix $(NPM_DIR) --no-audit --no-fund --save-exact axe-core@$(AXE_VERSION)
+
+test: install browser system-tools
 	$(BIN)/python -m pytest -q -m "not slow"
 
 test-slow: install

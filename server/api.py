@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -13,8 +14,8 @@ from starlette.routing import BaseRoute, Route
 
 from server.capabilities import OPERATIONS, Operation, parse_query
 from server.runtime import Runtime
-from tools import leaderboard, predictions
-from tools.errors import NotFound
+from tools import leaderboard, predictions, visits
+from tools.errors import BadRequest, NotFound
 from tools.registry import Registry
 
 JSON = "application/json"
@@ -85,11 +86,37 @@ def predictions_download(runtime: Runtime):  # type: ignore[no-untyped-def]
     return handle
 
 
-def api_routes(runtime: Runtime) -> list[BaseRoute]:
+async def beacon_body(request: Request) -> bytes:
+    """The request body, refused with payload_too_large as soon as it passes the beacon limit."""
+    visits.check_size(request.headers.get("content-length"), 0)
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        visits.check_size(None, len(body))
+    return bytes(body)
+
+
+def beacon(runtime: Runtime, is_page: Callable[[str], Awaitable[bool]]):  # type: ignore[no-untyped-def]
+    """POST /v1/beacon: a page's script says a browser opened it; only these count as visits."""
+
+    async def handle(request: Request) -> Response:
+        visits.check_origin(request.headers.get("sec-fetch-site"))
+        body = await beacon_body(request)
+        sent = visits.parse_beacon(body, request.headers.get("content-type"))
+        if not await is_page(sent.path):
+            raise BadRequest(f"{sent.path[:80]!r} is not a BenchToward page")
+        runtime.registry.usage.count_visit(runtime.visitor(request), sent.path)
+        return Response(status_code=204)
+
+    return handle
+
+
+def api_routes(runtime: Runtime, is_page: Callable[[str], Awaitable[bool]]) -> list[BaseRoute]:
     routes: list[BaseRoute] = [
         Route(op.path, endpoint(op, runtime), methods=["GET"], name=op.name) for op in OPERATIONS
     ]
     routes.append(Route("/v1/leaderboard.csv", leaderboard_csv(runtime), methods=["GET"], name="leaderboard_csv"))
+    routes.append(Route("/v1/beacon", beacon(runtime, is_page), methods=["POST"], name="beacon"))
     routes.append(
         Route(
             "/artifacts/{run_id}/predictions.parquet",

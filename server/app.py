@@ -31,7 +31,7 @@ from tools.ranking import refresh_stale
 from tools.registry import Registry
 from tools.seed import sync_specs
 from web.benchmarks import benchmark_page_routes
-from web.pages import page_routes
+from web.pages import known_page, page_routes
 from web.review_pages import review_routes_for
 from web.withdraw_pages import withdraw_routes
 
@@ -122,17 +122,14 @@ def build_app(settings: Settings) -> Starlette:
         finally:
             await store.close()
 
-    routes = [
-        *api_routes(runtime),
-        *review_routes(runtime),
-        *document_routes(settings),
-        Route("/mcp", refuse_mcp_stream, methods=["GET"], name="mcp_stream"),  # before the MCP app's own route
-        *mcp_app.routes,
-        *page_routes(runtime),
-        *benchmark_page_routes(runtime),
-        *review_routes_for(runtime),
-        *withdraw_routes(runtime),
-    ]
+    public_pages = [*page_routes(runtime), *benchmark_page_routes(runtime), *withdraw_routes(runtime)]
+
+    async def is_page(path: str) -> bool:
+        return await known_page(runtime, public_pages, path)  # the maintainers' pages count no visits
+
+    routes = [*api_routes(runtime, is_page), *review_routes(runtime), *document_routes(settings)]
+    routes += [Route("/mcp", refuse_mcp_stream, methods=["GET"], name="mcp_stream"), *mcp_app.routes]  # 405 first
+    routes += [*public_pages, *review_routes_for(runtime)]
     return Starlette(
         routes=routes,
         middleware=[

@@ -6,6 +6,7 @@ one table, so a capability cannot be exposed in one place and forgotten in anoth
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from tools import catalog, datasets, leaderboard, lookup, predictions, results, stats, tasks
+from tools import catalog, datasets, leaderboard, lookup, models, predictions, results, stats, tasks
 from tools.errors import (
     AppError,
     BadRequest,
@@ -28,6 +29,12 @@ from tools.schemas import ResultDetail
 from tools.usage import Visitor
 
 Capability = Callable[..., Awaitable[BaseModel]]
+
+
+@functools.cache
+def takes_visitor(function: Capability) -> bool:
+    """Whether a capability counts reuse (it takes the visitor); read once, not on every request."""
+    return "visitor" in inspect.signature(function).parameters
 
 
 @dataclass(frozen=True)
@@ -47,7 +54,7 @@ class Operation:
 
     @property
     def counts_reuse(self) -> bool:
-        return "visitor" in inspect.signature(self.function).parameters
+        return takes_visitor(self.function)
 
     async def call(self, registry: Registry, query: BaseModel, visitor: Visitor) -> BaseModel:
         if self.counts_reuse:
@@ -107,6 +114,15 @@ OPERATIONS: tuple[Operation, ...] = (
         "/v1/results/{run_id}",
         "One result: all metrics with 95% CIs, configuration, versions, cost, BibTeX",
         errors=(RunNotFound,),
+    ),
+    Operation(
+        "get_model",
+        models.get_model,
+        models.GetModelQuery,
+        models.ModelDetail,
+        "/v1/model",
+        "One model: type, provider, version, status and its results on every task",
+        errors=(ModelNotFound,),
     ),
     Operation(
         "lookup",

@@ -10,8 +10,9 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from evaluator.version import HARNESS_VERSION
 from server.capabilities import OPERATIONS, Operation
-from tools.errors import BadRequest, ErrorBody, RunNotFound, TaskNotFound
+from tools.errors import BadRequest, ErrorBody, PayloadTooLarge, RunNotFound, TaskNotFound
 from tools.leaderboard import LeaderboardQuery
+from tools.visits import MAX_BEACON_BYTES, Beacon
 
 REF = "#/components/schemas/{model}"
 PATH_PARAM = re.compile(r"{(\w+)}")
@@ -136,15 +137,41 @@ def file_operations() -> dict[str, Any]:
     }
 
 
+def beacon_operation() -> dict[str, Any]:
+    return {
+        "post": {
+            "operationId": "beacon",
+            "summary": "Sent once by each page's script: a real browser opened this page (counted as a visit)",
+            "description": "The body is the page's path, as text or as JSON, at most "
+            f"{MAX_BEACON_BYTES} bytes. Only paths of this site's pages are accepted; a query string is ignored. "
+            "Visits are counted once per page, daily visitor hash and Korea-time day; known crawlers are not "
+            "counted. No cookie is set and nothing identifying is sent.",
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "text/plain": {"schema": {"type": "string", "example": "/tasks/clinicalqa"}},
+                    "application/json": {"schema": {"$ref": REF.format(model="Beacon")}},
+                },
+            },
+            "responses": {
+                "204": {"description": "Received"},
+                **error_responses((PayloadTooLarge,)),
+            },
+        }
+    }
+
+
 def openapi_document(base_url: str) -> dict[str, Any]:
     from server.review_openapi import BEARER, add_review_operations, review_models
 
-    models: list[tuple[type[BaseModel], JsonSchemaMode]] = [
-        (op.response, "serialization") for op in OPERATIONS
-    ] + [(ErrorBody, "serialization")]
+    models: list[tuple[type[BaseModel], JsonSchemaMode]] = [(op.response, "serialization") for op in OPERATIONS] + [
+        (ErrorBody, "serialization"),
+        (Beacon, "validation"),
+    ]
     key_map, definitions = models_json_schema([*models, *review_models()], ref_template=REF)
     paths: dict[str, Any] = {op.path: {"get": json_operation(op)} for op in OPERATIONS}
     paths.update(file_operations())
+    paths["/v1/beacon"] = beacon_operation()
     add_review_operations(paths, key_map)
     return {
         "openapi": "3.1.0",

@@ -125,6 +125,7 @@ class Store:
         self._reader = reader
         self._writer = writer
         self._write_lock = asyncio.Lock()
+        self.commits = 0  # transactions this process committed: read caches recheck after each
 
     @classmethod
     async def open(cls, path: Path) -> Store:
@@ -203,4 +204,7 @@ class Store:
             except BaseException:
                 await asyncio.shield(self._writer.rollback())
                 raise
-            await self._writer.execute("COMMIT")
+            try:
+                await self._writer.execute("COMMIT")
+            finally:
+                self.commits += 1  # even a failed COMMIT may have changed what readers see

@@ -139,3 +139,11 @@ def data_live_server(settings: Settings, run_ids: dict[str, str]) -> Iterator[Li
     """A live server on a store holding the fixture results."""
     with LiveServer(settings) as server:
         yield server
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+    """Keep each phase's report on the test item, so fixtures (a browser page) can tell that a test failed."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report

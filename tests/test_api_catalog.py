@@ -187,3 +187,11 @@ async def test_the_openapi_document_describes_both_catalog_routes(client: httpx.
     detail = paths["/v1/benchmarks/{id}"]["get"]
     assert {p["name"]: p["in"] for p in detail["parameters"]} == {"id": "path", "revision": "query"}
     assert "benchmark_not_found" in json.dumps(detail["responses"]["404"])
+
+
+async def test_a_task_spec_links_to_its_catalog_entry(client) -> None:  # type: ignore[no-untyped-def]
+    task = (await client.get("/v1/tasks/clinicalqa")).json()
+    assert task["catalog_id"] == "clinicalqa"
+    assert task["catalog_url"] == "http://testserver/benchmarks/clinicalqa"
+    entry = await client.get(f"/v1/benchmarks/{task['catalog_id']}")
+    assert entry.status_code == 200

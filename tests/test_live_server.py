@@ -42,6 +42,7 @@ def parity_calls(run_ids: dict[str, str]) -> list[tuple[str, str, dict[str, Any]
             {"model": "medgemma-27b", "task": "clinicalqa"},
         ),
         ("get_predictions", f"/v1/predictions/{run_id}?limit=2", {"run_id": run_id, "limit": 2}),
+        ("get_model", "/v1/model?model=hari-q3-8b", {"model": "hari-q3-8b"}),
         ("stats", "/v1/stats", {}),
         (
             "list_benchmarks",

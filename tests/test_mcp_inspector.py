@@ -41,6 +41,7 @@ async def test_the_inspector_lists_and_calls_every_tool(data_live_server: LiveSe
         "get_result": [f"run_id={run_id}"],
         "lookup": ["model=hari-q3-8b", "task=clinicalqa"],
         "get_predictions": [f"run_id={run_id}"],
+        "get_model": ["model=hari-q3-8b"],
         "list_benchmarks": ["q=medbench"],
         "get_benchmark": ["id=medbench"],
     }

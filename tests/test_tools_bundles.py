@@ -146,3 +146,17 @@ async def test_export_then_import_into_a_fresh_store_gives_the_same_result(regis
     finally:
         await fresh.close()
     shutil.rmtree(exported)
+
+
+async def test_a_result_shown_by_another_deployment_cites_that_deployments_url(
+    registry: Registry, tmp_path: Path
+) -> None:
+    from tools.results import detail
+
+    stored = await import_result(registry, write_bundle(tmp_path / "a", task="clinicalqa@0", model=HARI, quality=0.7))
+    row = result_store.get_result(registry.store, stored.run_id)
+    assert row is not None
+    elsewhere = Registry(store=registry.store, public_url="https://bench.example.org", artifacts_dir=tmp_path)
+    shown = detail(elsewhere, row)
+    assert f"https://bench.example.org/r/{stored.run_id}" in shown.bibtex
+    assert shown.url == f"https://bench.example.org/r/{stored.run_id}"

@@ -55,6 +55,17 @@ class BundleModel(Shape):
     provider_model_id: str | None = None
     version: str = ""
 
+    @classmethod
+    def of(cls, model: Model) -> BundleModel:
+        return cls(
+            slug=model.slug,
+            name=model.name,
+            type=model.type,
+            provider=model.provider,
+            provider_model_id=model.provider_model_id,
+            version=model.version,
+        )
+
 
 class BundlePredictions(Shape):
     file: str = FILE_NAME
@@ -279,14 +290,7 @@ def bundle_of(result: Result, model: Model) -> ResultBundle:
     return ResultBundle(
         key=orjson.loads(result.key_json),
         run_key=result.run_key,
-        model=BundleModel(
-            slug=model.slug,
-            name=model.name,
-            type=model.type,
-            provider=model.provider,
-            provider_model_id=model.provider_model_id,
-            version=model.version,
-        ),
+        model=BundleModel.of(model),
         tier=cast(Tier, result.tier),
         status=cast(ResultStatus, result.status),
         status_reason=result.status_reason,

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 import orjson
 
@@ -274,67 +274,72 @@ async def claim(
     return None
 
 
-class Heartbeat:
-    """Keeps a claim fresh while the run computes, and records how far it got."""
+class Periodic:
+    """Runs `tick` every `seconds` while the `async with` block runs, and once more when it ends."""
+
+    seconds = 1.0
 
     def __init__(self, registry: Registry, key: str) -> None:
-        self.registry, self.key, self.owner = registry, key, owner_id()
-        self.done, self.total = 0, 0
+        self.registry, self.key = registry, key
         self.task: asyncio.Task[None] | None = None
+
+    async def tick(self) -> None:
+        raise NotImplementedError
+
+    async def tick_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.seconds)
+            await self.tick()
+
+    async def __aenter__(self) -> Self:
+        await self.tick()
+        self.task = asyncio.create_task(self.tick_forever())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.task is not None
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+        await self.tick()
+
+
+class Heartbeat(Periodic):
+    """Keeps a claim fresh while the run computes, and records how far it got."""
+
+    seconds = HEARTBEAT_SECONDS
+
+    def __init__(self, registry: Registry, key: str) -> None:
+        super().__init__(registry, key)
+        self.owner = owner_id()
+        self.done, self.total = 0, 0
 
     def update(self, done: int, total: int) -> None:
         self.done, self.total = done, total
 
-    async def beat_forever(self) -> None:
-        while True:
-            await run_store.heartbeat(self.registry.store, self.key, self.owner, self.total, self.done)
-            await asyncio.sleep(HEARTBEAT_SECONDS)
-
-    async def __aenter__(self) -> Heartbeat:
-        self.task = asyncio.create_task(self.beat_forever())
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        assert self.task is not None
-        self.task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.task
+    async def tick(self) -> None:
+        await run_store.heartbeat(self.registry.store, self.key, self.owner, self.total, self.done)
 
 
-class ItemSaver:
+class ItemSaver(Periodic):
     """Writes completed items to the per-item cache in small batches (every SAVE_SECONDS or SAVE_BATCH
     items, and on exit, error or not): one transaction per batch instead of one per item. An item counts as
     completed for a resume once it is written; at most the last batch is asked again after a SIGKILL."""
 
+    seconds = SAVE_SECONDS
+
     def __init__(self, registry: Registry, key: str) -> None:
-        self.registry, self.key = registry, key
+        super().__init__(registry, key)
         self.pending: list[tuple[str, str]] = []
-        self.task: asyncio.Task[None] | None = None
 
     async def save(self, instance_id: str, output: ItemOutput) -> None:
         self.pending.append((instance_id, output.to_json()))
         if len(self.pending) >= SAVE_BATCH:
-            await self.flush()
+            await self.tick()
 
-    async def flush(self) -> None:
+    async def tick(self) -> None:
         batch, self.pending = self.pending, []
         await run_store.save_items(self.registry.store, self.key, batch)
-
-    async def flush_forever(self) -> None:
-        while True:
-            await asyncio.sleep(SAVE_SECONDS)
-            await self.flush()
-
-    async def __aenter__(self) -> ItemSaver:
-        self.task = asyncio.create_task(self.flush_forever())
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        assert self.task is not None
-        self.task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.task
-        await self.flush()
 
 
 def cached(registry: Registry, key: str) -> dict[str, ItemOutput]:
@@ -487,14 +492,7 @@ def bundle_for(
     return ResultBundle(
         key=inputs,
         run_key=key,
-        model=BundleModel(
-            slug=model.slug,
-            name=model.name,
-            type=model.type,
-            provider=model.provider,
-            provider_model_id=model.provider_model_id,
-            version=model.version,
-        ),
+        model=BundleModel.of(model),
         tier=plan.tier,  # type: ignore[arg-type]
         status="published" if publish else "in_review",
         eval_date=datetime.now(UTC).date().isoformat(),

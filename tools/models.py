@@ -1,4 +1,5 @@
-"""Registering models: explicitly (`benchtoward models add`), on the fly for an endpoint, and our baselines."""
+"""Registering models: explicitly (`benchtoward models add`), on the fly for an endpoint, and our baselines;
+and reading one model with every result it has across tasks (`get_model`)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ from pydantic import Field
 from store import models as model_store
 from store import results as result_store
 from store.models import Model
+from store.results import ResultFilter
 from tools.errors import BadRequest
+from tools.refs import resolve_model
 from tools.registry import Registry
+from tools.results import ResultSummary, summaries
 from tools.schemas import Shape
 
 SLUG = r"^[a-z0-9][a-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$"
@@ -95,3 +99,52 @@ async def ensure_endpoint_model(registry: Registry, slug: str, model_id: str | N
     name = slug.split("/", 1)[1]
     spec = ModelSpec(slug=slug, name=name, provider_model_id=model_id or name, endpoint=endpoint)
     return await add_model(registry, spec)
+
+
+class GetModelQuery(Shape):
+    model: str = Field(
+        max_length=200,
+        description="BenchToward slug (kgpu/medgemma-27b) or provider model id (medgemma-27b).",
+    )
+
+
+class ModelDetail(Shape):
+    """A model, where it stands, and its results on every task, newest first."""
+
+    slug: str = Field(description="BenchToward model slug, provider/name.")
+    name: str
+    type: str = Field(description="llm | tabular | timeseries | baseline")
+    provider: str
+    provider_model_id: str | None
+    version: str = Field(description="Version or weights revision the results were computed with.")
+    status: str = Field(description="building | evaluating | in_review | published")
+    aliases: list[str] = Field(description="Every name lookup accepts for this model.")
+    url: str = Field(description="The model's page.")
+    results: list[ResultSummary] = Field(
+        description="Complete results on every task: published ones, and those in review or withdrawn (see status)."
+    )
+
+
+async def get_model(registry: Registry, query: GetModelQuery) -> ModelDetail:
+    """Use to see one model across tasks: its type, provider, version and status (e.g. `evaluating` while
+    BenchToward's evaluator sets it up), and every complete result it has — published, in review or
+    withdrawn, each with its status — newest first. `model` is a slug or a provider model id."""
+    return registry.remember(("model", query.model), lambda: build_model_detail(registry, query))
+
+
+def build_model_detail(registry: Registry, query: GetModelQuery) -> ModelDetail:
+    model = resolve_model(registry.store, query.model)
+    where = ResultFilter(model_slugs=(model.slug,), status=None)
+    results = result_store.search_results(registry.store, where, limit=1000)
+    return ModelDetail(
+        slug=model.slug,
+        name=model.name,
+        type=model.type,
+        provider=model.provider,
+        provider_model_id=model.provider_model_id,
+        version=model.version,
+        status=model.status,
+        aliases=sorted(model.names() - {model.slug}),
+        url=registry.url(f"/models/{model.slug}"),
+        results=summaries(registry, results),
+    )

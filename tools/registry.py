@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +13,7 @@ from tools.usage import UsageCounter
 
 T = TypeVar("T")
 MAX_CACHED = 4096
+RECHECK_SECONDS = 0.05
 
 
 @dataclass
@@ -22,6 +24,17 @@ class ReadCache:
 
     version: int = -1
     values: dict[Hashable, Any] = field(default_factory=dict)
+    commits: int = -1
+    checked_at: float = 0.0
+
+    def current_version(self, store: Store) -> int:
+        """The store's generation, asked again after any commit of ours, else at most every RECHECK_SECONDS:
+        a write by another process (a CLI run, another worker) shows within that time."""
+        now = time.monotonic()
+        if store.commits != self.commits or now - self.checked_at >= RECHECK_SECONDS:
+            self.commits, self.checked_at = store.commits, now
+            return store.generation()
+        return self.version
 
     def get(self, store: Store, key: Hashable, compute: Callable[[], T]) -> T:
         self.peek(store, key)  # drops answers from before a change
@@ -33,7 +46,7 @@ class ReadCache:
 
     def peek(self, store: Store, key: Hashable) -> Any | None:
         """The cached answer for `key`, or None; for answers computed off the loop (then `put`)."""
-        version = store.generation()
+        version = self.current_version(store)
         if version != self.version:
             self.values.clear()
             self.version = version

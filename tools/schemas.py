@@ -12,6 +12,7 @@ from store import datasets as dataset_store
 from store.models import Model
 from store.results import Ranked, Result
 from store.tasks import Task
+from tools.citation import result_bibtex
 from tools.registry import Registry
 
 Tier = Literal["standard", "agent", "baseline", "official"]
@@ -131,7 +132,15 @@ def dataset_credit(registry: Registry, task: Task) -> DatasetCredit:
 
 
 def result_detail(registry: Registry, result: Result, model: Model, task: Task) -> ResultDetail:
+    """The full view of a result. Its BibTeX is written for this deployment's public URL (the copy stored
+    with the row names the URL of the deployment that stored it)."""
     metrics = orjson.loads(result.metrics_json)
+    credit = dataset_credit(registry, task)
+    bibtex = result_bibtex(
+        run_id=result.run_id, run_key=result.run_key, model_name=model.name, model_slug=model.slug,
+        task_ref=result.task_ref, task_title=task.title, spec_hash=result.spec_hash, eval_date=result.eval_date,
+        url=registry.result_url(result.run_id), dataset_citation=credit.citation,
+    )
     return ResultDetail(
         run_id=result.run_id,
         run_key=result.run_key,
@@ -160,6 +169,6 @@ def result_detail(registry: Registry, result: Result, model: Model, task: Task) 
             sha256=result.predictions_sha256,
             rows=result.predictions_rows,
         ),
-        dataset=dataset_credit(registry, task),
-        bibtex=result.bibtex,
+        dataset=credit,
+        bibtex=bibtex,
     )

@@ -1,4 +1,4 @@
-"""Capability: counts, total compute cost and the number of reuses."""
+"""Capability: counts, total compute cost, the number of reuses and of browser visits."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from store import events as event_store
 from store import models as model_store
 from store import results as result_store
 from store import tasks as task_store
+from store import visits as visit_store
 from tools.registry import Registry
 from tools.schemas import Shape
 
@@ -31,6 +32,10 @@ class Stats(Shape):
     total_cost_usd: float = Field(description="Sum of known compute costs of published results.")
     results_with_unknown_cost: int
     reuses: Reuses
+    visits: int = Field(
+        description="Browser page visits, counted from the pages' beacons only: one per page, visitor and "
+        "Korea-time day (automated fetches of a page send no beacon and are not visits)."
+    )
 
 
 class StatsQuery(Shape):
@@ -38,8 +43,9 @@ class StatsQuery(Shape):
 
 
 async def stats(registry: Registry, query: StatsQuery) -> Stats:
-    """Use for an overview: counts of results, models, tasks and datasets, total known compute cost, and how
-    often results were reused (lookups that found a result, downloads) instead of recomputed."""
+    """Use for an overview: counts of results, models, tasks and datasets, total known compute cost, how
+    often results were reused (lookups that found a result, downloads) instead of recomputed, and how many
+    browser page visits the site had."""
     return registry.remember(("stats",), lambda: count(registry))
 
 
@@ -62,4 +68,5 @@ def count(registry: Registry) -> Stats:
             lookups=events["lookup"],
             downloads=events["download"],
         ),
+        visits=visit_store.count_visits(store),
     )

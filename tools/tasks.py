@@ -52,6 +52,7 @@ class TaskDetail(TaskSummary):
     change_note: str
     contamination_note: str
     catalog_id: str | None
+    catalog_url: str | None = Field(description="The benchmark catalog entry of this task (JSON: /v1/benchmarks/{id}).")
     spec: dict[str, Any]
     versions: list[TaskVersion]
     dataset_credit: DatasetCredit
@@ -114,6 +115,7 @@ def build_task_detail(registry: Registry, query: GetTaskQuery) -> TaskDetail:
         change_note=task.change_note,
         contamination_note=task.contamination_note,
         catalog_id=task.catalog_id,
+        catalog_url=registry.url(f"/benchmarks/{task.catalog_id}") if task.catalog_id else None,
         spec=orjson.loads(task.spec_json),
         versions=[
             TaskVersion(version=v.version, status=v.status, spec_hash=v.spec_hash, change_note=v.change_note)

@@ -3,18 +3,22 @@
 A visitor is known only by a daily hash: sha256(secret ‖ Korea-time date ‖ address). The address is
 never stored or logged, and the hash changes every day. Lookups that find a result count once each;
 downloads (a listed result's predictions file or JSON, a leaderboard CSV) count once per visitor, file
-and Korea-time day; known crawlers are not counted. Events are buffered in memory and written in
-batches by `flush`, so counting never adds a write to a request.
+and Korea-time day; known crawlers are not counted. Browser page visits come only from beacons (the
+small script on each page posts its path to /v1/beacon) and count once per page, visitor and day.
+Events and visits are buffered in memory and written in batches by `flush`, so counting never adds a
+write to a request.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 
 from store import events as event_store
+from store import visits as visit_store
 from store.db import Store
 
 KOREA = timezone(timedelta(hours=9), "KST")  # Korea has no daylight saving time.
@@ -58,11 +62,22 @@ def visitor_for(secret: bytes, address: str | None, user_agent: str | None, now:
     return Visitor(hash=digest, day=day, bot=is_bot(user_agent))
 
 
+def utc_stamp() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
 @dataclass
 class UsageCounter:
-    """Buffers reuse events until the next flush."""
+    """Buffers reuse events and page visits until the next flush."""
 
     pending: list[event_store.Event] = field(default_factory=list)
+    pending_visits: list[visit_store.Visit] = field(default_factory=list)
+
+    def count_visit(self, visitor: Visitor, path: str) -> None:
+        """A beacon from a browser that opened `path` (already checked to be one of our pages)."""
+        if visitor.bot:
+            return
+        self.pending_visits.append(visit_store.Visit(path, visitor.hash, visitor.day))
 
     def count_lookup(self, visitor: Visitor, run_id: str) -> None:
         self._add("lookup", run_id, run_id, visitor)
@@ -73,10 +88,12 @@ class UsageCounter:
     def _add(self, kind: str, target: str, run_id: str | None, visitor: Visitor) -> None:
         if visitor.bot:
             return
-        at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        self.pending.append(event_store.Event(kind, target, run_id, visitor.hash, visitor.day, at))
+        self.pending.append(event_store.Event(kind, target, run_id, visitor.hash, visitor.day, utc_stamp()))
 
     async def flush(self, store: Store) -> int:
+        """Write what is buffered; return how many events and visits were handed to the store."""
         batch, self.pending = self.pending, []
+        visits, self.pending_visits = self.pending_visits, []
         await event_store.record_events(store, batch)
-        return len(batch)
+        await visit_store.record_visits(store, visits)
+        return len(batch) + len(visits)

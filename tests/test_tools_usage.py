@@ -1,0 +1,75 @@
+"""Counting without tracking: the daily visitor hash, the bot list, and what counts as a reuse or a visit."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import httpx
+import pytest
+
+from tests.populate import HARI
+from tools.usage import is_bot, korea_day, visitor_for
+
+SECRET = b"s" * 32
+BROWSER = {"user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/156.0 Safari/537.36"}
+
+
+def test_the_visitor_hash_changes_at_midnight_korea_time_not_utc() -> None:
+    before = datetime(2026, 11, 1, 14, 59, 59, tzinfo=UTC)  # 23:59:59 in Seoul
+    after = datetime(2026, 11, 1, 15, 0, 0, tzinfo=UTC)  # 00:00:00 the next day in Seoul
+    same_day = datetime(2026, 11, 1, 0, 0, 0, tzinfo=UTC)
+    assert korea_day(before) == "2026-11-01" and korea_day(after) == "2026-11-02"
+    first = visitor_for(SECRET, "203.0.113.7", None, before)
+    assert visitor_for(SECRET, "203.0.113.7", None, same_day).hash == first.hash
+    assert visitor_for(SECRET, "203.0.113.7", None, after).hash != first.hash
+    assert visitor_for(SECRET, "203.0.113.8", None, before).hash != first.hash
+    assert visitor_for(b"t" * 32, "203.0.113.7", None, before).hash != first.hash  # the secret matters
+    assert first.hash is not None and "203.0.113.7" not in first.hash and len(first.hash) == 64
+
+
+@pytest.mark.parametrize(
+    ("agent", "bot"),
+    [
+        ("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", True),
+        ("Mozilla/5.0 (compatible; bingbot/2.0)", True),
+        ("GPTBot/1.1", True),
+        ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 HeadlessChrome/156.0 Safari/537.36", True),
+        (BROWSER["user-agent"], False),
+        ("curl/8.5.0", False),  # a person's tool, or an agent acting for one
+        ("python-httpx/0.28", False),
+        (None, False),
+    ],
+)
+def test_known_crawlers_are_bots_and_people_s_tools_are_not(agent: str | None, bot: bool) -> None:
+    assert is_bot(agent) is bot
+
+
+async def flush_and_read(client: httpx.AsyncClient) -> dict[str, int]:
+    runtime = client._transport.app.state.runtime  # type: ignore[attr-defined]
+    await runtime.registry.usage.flush(runtime.registry.store)
+    body = (await client.get("/v1/stats")).json()
+    return {**body["reuses"], "visits": body["visits"]}
+
+
+@pytest.mark.anyio
+async def test_reading_pages_counts_no_reuse_but_their_download_links_do(
+    data_client: httpx.AsyncClient, run_ids: dict[str, str]
+) -> None:
+    run_id = run_ids[f"{HARI.slug}@clinicalqa@0"]
+    for path in ("/", "/tasks/clinicalqa", f"/r/{run_id}", f"/models/{HARI.slug}"):
+        assert (await data_client.get(path, headers=BROWSER)).status_code == 200
+    assert await flush_and_read(data_client) == {"total": 0, "lookups": 0, "downloads": 0, "visits": 0}
+    await data_client.get("/v1/leaderboard.csv?task=clinicalqa@0", headers=BROWSER)  # the task page's CSV link
+    await data_client.get(f"/v1/results/{run_id}", headers=BROWSER)  # the result page's JSON link
+    await data_client.get(f"/artifacts/{run_id}/predictions.parquet", headers=BROWSER)  # its predictions link
+    await data_client.get("/v1/leaderboard?task=clinicalqa@0", headers=BROWSER)  # leaderboard JSON: not a download
+    assert await flush_and_read(data_client) == {"total": 3, "lookups": 0, "downloads": 3, "visits": 0}
+
+
+@pytest.mark.anyio
+async def test_lookups_by_crawlers_are_not_counted(data_client: httpx.AsyncClient) -> None:
+    params = {"model": HARI.slug, "task": "clinicalqa@0"}
+    await data_client.get("/v1/lookup", params=params, headers={"user-agent": "Mozilla/5.0 (compatible; bingbot/2.0)"})
+    await data_client.get("/v1/lookup", params=params, headers=BROWSER)
+    counts = await flush_and_read(data_client)
+    assert counts["lookups"] == 1 and counts["total"] == 1
