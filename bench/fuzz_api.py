@@ -37,10 +37,10 @@ def main() -> int:
     with benchtoward(db) as url:
         command = [
             str(SCHEMATHESIS),
+            "--config-file",
+            str(Path(__file__).parent.parent / "tests" / "schemathesis.toml"),
             "run",
             f"{url}/v1/openapi.json",
-            "--checks",
-            "all",
             "--max-examples",
             str(args.max_examples),
             "--max-time",

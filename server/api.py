@@ -15,7 +15,7 @@ from starlette.routing import BaseRoute, Route
 from server.capabilities import OPERATIONS, Operation, parse_query
 from server.runtime import Runtime
 from tools import leaderboard, predictions, visits
-from tools.errors import BadRequest, NotFound
+from tools.errors import NotFound
 from tools.registry import Registry
 
 JSON = "application/json"
@@ -103,8 +103,8 @@ def beacon(runtime: Runtime, is_page: Callable[[str], Awaitable[bool]]):  # type
         visits.check_origin(request.headers.get("sec-fetch-site"))
         body = await beacon_body(request)
         sent = visits.parse_beacon(body, request.headers.get("content-type"))
-        if not await is_page(sent.path):
-            raise BadRequest(f"{sent.path[:80]!r} is not a BenchToward page")
+        if not await is_page(sent.path):  # a well-formed path of no page here: not found, like the page itself
+            raise NotFound(f"{sent.path[:80]!r} is not a BenchToward page")
         runtime.registry.usage.count_visit(runtime.visitor(request), sent.path)
         return Response(status_code=204)
 

@@ -10,9 +10,9 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from evaluator.version import HARNESS_VERSION
 from server.capabilities import OPERATIONS, Operation
-from tools.errors import BadRequest, ErrorBody, PayloadTooLarge, RunNotFound, TaskNotFound
+from tools.errors import BadRequest, ErrorBody, NotFound, PayloadTooLarge, RunNotFound, TaskNotFound
 from tools.leaderboard import LeaderboardQuery
-from tools.visits import MAX_BEACON_BYTES, Beacon
+from tools.visits import MAX_BEACON_BYTES, PATH_PATTERN, Beacon
 
 REF = "#/components/schemas/{model}"
 PATH_PARAM = re.compile(r"{(\w+)}")
@@ -44,6 +44,8 @@ def parameters(query: type[BaseModel], path: str) -> list[dict[str, Any]]:
         description = prop.pop("description", "")
         prop.pop("title", None)
         is_required = name in in_path or name in required
+        if name in required and name not in in_path and prop.get("type") == "string":
+            prop.setdefault("minLength", 1)  # an empty value counts as absent, so a required one is missing
         out.append(
             {
                 "name": name,
@@ -149,13 +151,15 @@ def beacon_operation() -> dict[str, Any]:
             "requestBody": {
                 "required": True,
                 "content": {
-                    "text/plain": {"schema": {"type": "string", "example": "/tasks/clinicalqa"}},
+                    "text/plain": {
+                        "schema": {"type": "string", "pattern": PATH_PATTERN, "example": "/tasks/clinicalqa"}
+                    },
                     "application/json": {"schema": {"$ref": REF.format(model="Beacon")}},
                 },
             },
             "responses": {
                 "204": {"description": "Received"},
-                **error_responses((PayloadTooLarge,)),
+                **error_responses((PayloadTooLarge, NotFound)),
             },
         }
     }

@@ -40,8 +40,9 @@ from tools.errors import (
     WithdrawalNotFound,
 )
 from tools.maintainers import Actor, actor_of, authenticate_token
+from tools.refs import TASK_VERSION_SCHEMA
 from tools.results import RUN_ID_PATTERN
-from tools.schemas import ResultDetail, Shape
+from tools.schemas import ROW_ID_MAX, ResultDetail, Shape
 from tools.tasks import TaskDetail
 from web.bodies import FORM_LIMIT, JSON_LIMIT, json_body, limited, parse_json, read_body, validate
 
@@ -53,18 +54,19 @@ class RunIdPath(Shape):
 
 
 class RequestIdPath(Shape):
-    request_id: int = Field(ge=1, description="The withdrawal request's id.")
+    request_id: int = Field(ge=1, le=ROW_ID_MAX, description="The withdrawal request's id.")
 
 
 class TaskPath(Shape):
-    task: str = Field(max_length=80, description="slug@version, e.g. clinicalqa@1.")
+    task: str = Field(max_length=80, description="slug@version, e.g. clinicalqa@1.",
+                      json_schema_extra=TASK_VERSION_SCHEMA)
 
 
 class PaperUpload(Shape):
-    """multipart/form-data: `file` (PDF, HTML, Markdown, CSV or text, at most 20 MB) or `url`."""
+    """multipart/form-data with the field `file` (PDF, HTML, Markdown, CSV or text, at most 20 MB); to have the
+    server fetch a document instead, send JSON {"url": ...}."""
 
-    file: bytes | None = Field(default=None, description="The document.")
-    url: str | None = Field(default=None, description="Or an http(s) URL to fetch (refused when offline).")
+    file: bytes = Field(description="The document.")
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,7 @@ async def paper_source(call: Call) -> tuple[bytes, str]:
         except HTTPException as error:
             raise BadRequest(f"malformed multipart body: {str(error.detail)[:200]}") from None
         try:
-            upload, url = form.get("file"), form.get("url")
+            upload = form.get("file")
             if isinstance(upload, UploadFile):
                 content = await upload.read(reading.MAX_DOCUMENT_BYTES + 1)
                 if len(content) > reading.MAX_DOCUMENT_BYTES:
@@ -131,13 +133,10 @@ async def paper_source(call: Call) -> tuple[bytes, str]:
                 return content, (upload.filename or "upload")[:200]
         finally:
             await form.close()  # spooled upload files are closed (and deleted) at once
-    else:
-        url = validate(reading.PaperUrl, parse_json(await read_body(request, JSON_LIMIT))).url
-    if not isinstance(url, str) or not url:
-        raise BadRequest("give a document as the multipart field `file`, or its address as `url`")
-    if call.runtime.offline:
-        raise FetchFailed("this server is offline (--offline): upload the file instead of a URL")
-    validate(reading.PaperUrl, {"url": url})
+        raise BadRequest('give the document as the multipart field `file`, or send JSON {"url": ...}')
+    url = validate(reading.PaperUrl, parse_json(await read_body(request, JSON_LIMIT))).url
+    if call.runtime.offline:  # the request is fine; this server's configuration refuses it
+        raise Conflict("this server is offline (--offline): upload the file instead of a URL")
     return await reading.fetch_document(url)
 
 
@@ -184,7 +183,7 @@ async def request_withdrawal(call: Call) -> BaseModel:
 ROUTES: tuple[ReviewRoute, ...] = (
     ReviewRoute("read_paper", "POST", "/v1/review/papers", "Read a paper or model card and propose the missing "
                 "models and runs", read_paper, reading.PaperReading, body=PaperUpload, status=201,
-                errors=(BadDocument, PayloadTooLarge, FetchFailed, ExtractorFailed)),
+                errors=(BadDocument, PayloadTooLarge, FetchFailed, ExtractorFailed, Conflict)),
     ReviewRoute("review_queue", "GET", "/v1/review/queue", "The evaluator agent's proposals (pending by default)",
                 reader(review.review_queue), review.ReviewQueue, query=review.QueueQuery),
     ReviewRoute("review_item", "GET", "/v1/review/items/{item_id}", "One proposal with its reasons, excerpt and job",

@@ -58,7 +58,8 @@ def request_body(route: ReviewRoute, key_map: KeyMap) -> dict[str, Any] | None:
         }
     else:
         content = {"application/json": {"schema": key_map[(route.body, "validation")]}}
-    return {"required": True, "content": content}
+    required = bool(route.body.model_json_schema().get("required"))  # a body of defaults may be left out
+    return {"required": required, "content": content}
 
 
 def review_operation(route: ReviewRoute, key_map: KeyMap) -> dict[str, Any]:

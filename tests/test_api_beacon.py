@@ -76,19 +76,22 @@ async def test_page_fetches_and_crawler_beacons_are_not_visits(data_client: http
 @pytest.mark.parametrize(
     ("body", "headers", "status", "code"),
     [
-        (b"/no-such-page", {}, 400, "bad_request"),
-        (b"/r/000000000000", {}, 400, "bad_request"),  # the pattern of a page, but no such result
-        (b"/tasks/nope", {}, 400, "bad_request"),
-        (b"/models/nobody/none", {}, 400, "bad_request"),
-        (b"/benchmarks/no-such-benchmark", {}, 400, "bad_request"),
-        (b"/v1/stats", {}, 400, "bad_request"),  # an API route is not a page
-        (b"/static/site.css", {}, 400, "bad_request"),
-        (b"/review", {}, 400, "bad_request"),  # the maintainers' pages are not public visits
+        (b"/no-such-page", {}, 404, "not_found"),
+        (b"/r/000000000000", {}, 404, "not_found"),  # the pattern of a page, but no such result
+        (b"/tasks/nope", {}, 404, "not_found"),
+        (b"/models/nobody/none", {}, 404, "not_found"),
+        (b"/benchmarks/no-such-benchmark", {}, 404, "not_found"),
+        (b"/v1/stats", {}, 404, "not_found"),  # an API route is not a page
+        (b"/static/site.css", {}, 404, "not_found"),
+        (b"/review", {}, 404, "not_found"),  # the maintainers' pages are not public visits
         (b"https://evil.example/", {}, 400, "bad_request"),
         (b"/<script>", {}, 400, "bad_request"),
         (b"", {}, 400, "bad_request"),
         (b'{"path": 3}', {"content-type": "application/json"}, 400, "bad_request"),
         (b"{not json", {"content-type": "application/json"}, 400, "bad_request"),
+        (b'{"path": "/", "more": 1}', {"content-type": "application/json"}, 400, "bad_request"),
+        (b" /tasks", {}, 400, "bad_request"),
+        (b"/tasks?\xc3\xa9", {}, 400, "bad_request"),
         (b"\xff\xfe", {}, 400, "bad_request"),
         (b"/" + b"a" * 2000, {}, 413, "payload_too_large"),
         (b"/", {"sec-fetch-site": "cross-site"}, 400, "bad_request"),

@@ -7,26 +7,31 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from server.settings import Settings
 from tests.conftest import LiveServer
+from tests.review_support import make_maintainer
+from tests.test_review_auth import propose_hari
 
 pytestmark = pytest.mark.anyio
 
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
 CI_SEED = 20261130
+CONFIG = Path(__file__).parent / "schemathesis.toml"
 
 
-def schemathesis_command(url: str, max_examples: int, seed: int | None) -> list[str]:
+def schemathesis_command(url: str, max_examples: int, seed: int | None, token: str | None = None) -> list[str]:
     """The one command line, shared in spirit with bench/fuzz_api.py (which adds a time budget)."""
     command = [
         str(SCHEMATHESIS),
+        "--config-file",
+        str(CONFIG),
         "run",
         f"{url}/v1/openapi.json",
-        "--checks",
-        "all",
         "--max-examples",
         str(max_examples),
         "--no-color",
@@ -37,20 +42,28 @@ def schemathesis_command(url: str, max_examples: int, seed: int | None) -> list[
         "--phases",
         "examples,coverage,fuzzing,stateful",
     ]
+    if token is not None:  # the maintainers' routes too, with a real token
+        command += ["-H", f"Authorization: Bearer {token}"]
     return [*command, "--seed", str(seed)] if seed is not None else command
 
 
 async def test_generated_requests_find_no_server_error_and_no_departure_from_the_openapi_document(
-    data_live_server: LiveServer, tmp_path: Path
+    settings: Settings, run_ids: dict[str, str], tmp_path: Path
 ) -> None:
-    run = subprocess.run(  # blocking is fine: the server runs its own loop in its thread
-        schemathesis_command(data_live_server.url, 12, CI_SEED),
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    await propose_hari(settings)  # review items for the maintainers' routes to find
+    token = await make_maintainer(settings)
+    quiet = replace(settings, offline=True, review_workers=0)  # no paper fetched from a URL, no job run
+    with LiveServer(quiet) as server:
+        run = subprocess.run(  # blocking is fine: the server runs its own loop in its thread
+            schemathesis_command(server.url, 10, CI_SEED, token),
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
     report = run.stdout + run.stderr
     assert run.returncode == 0, report[-8000:]
-    assert "Tested: 13" in report and "passed" in report, report[-3000:]
+    tested = int(report.split("Tested:", 1)[1].split()[0])
+    assert tested >= 30 and "passed" in report, report[-3000:]  # /v1, files, beacon and the maintainers' API
+    assert "Authentication failed" not in report, report[-3000:]
     assert "✅ Stateful" in report, report[-3000:]  # the links were followed, not skipped

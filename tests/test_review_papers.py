@@ -141,7 +141,8 @@ async def test_urls_are_refused_for_private_addresses_and_while_offline(settings
     async with running(replace(settings, offline=True)) as http:
         offline = await http.post("/v1/review/papers", json={"url": "https://huggingface.co/snuh/hari-q3-8b"},
                                   headers=bearer(token))
-    assert offline.status_code == 502 and offline.json()["error"] == "fetch_failed"
+    assert offline.status_code == 409 and offline.json()["error"] == "conflict"
+    assert "offline" in offline.json()["message"]
 
 
 class FileServer:

@@ -11,7 +11,7 @@ from pydantic import Field
 from store import audit as audit_store
 from store.db import Store
 from tools.registry import Registry
-from tools.schemas import Shape
+from tools.schemas import ROW_ID_MAX, Shape
 
 if TYPE_CHECKING:
     from tools.maintainers import Actor
@@ -33,7 +33,7 @@ class AuditLog(Shape):
 
 class AuditQuery(Shape):
     limit: int = Field(default=100, ge=1, le=1000, description="At most this many entries, newest first.")
-    before: int | None = Field(default=None, ge=1, description="Only entries older than this entry id.")
+    before: int | None = Field(default=None, ge=1, le=ROW_ID_MAX, description="Only entries older than this entry id.")
 
 
 async def append(db: aiosqlite.Connection, actor: Actor, action: str, target: str, why: str,

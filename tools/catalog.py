@@ -24,7 +24,7 @@ from store.tasks import Task
 from tools.catalog_entry import ENTRY_ID, CatalogEntry, NameCollision, name_collision
 from tools.errors import BadRequest, BenchmarkNotFound
 from tools.registry import Registry
-from tools.schemas import Shape
+from tools.schemas import ROW_ID_MAX, Shape
 
 MAX_LIMIT = 1000
 MAX_SEARCH_WORDS = 12
@@ -69,7 +69,7 @@ class ListBenchmarksQuery(Shape):
 
 class GetBenchmarkQuery(Shape):
     id: str = Field(max_length=80, pattern=ENTRY_ID, description="Catalog entry id, e.g. medbench.")
-    revision: int | None = Field(default=None, ge=1, description="A stored revision; default: the newest.")
+    revision: int | None = Field(default=None, ge=1, le=ROW_ID_MAX, description="A stored revision; default: newest.")
 
 
 class CatalogTask(Shape):

@@ -132,7 +132,7 @@ class ExtractorFailed(AppError):
 
 
 class FetchFailed(AppError):
-    """A paper's URL could not be fetched (unreachable, an HTTP error, not allowed while offline)."""
+    """A paper's URL could not be fetched (unreachable, or an HTTP error). An offline server refuses URLs with 409."""
 
     code = "fetch_failed"
     status = 502

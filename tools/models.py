@@ -12,7 +12,7 @@ from store import results as result_store
 from store.models import Model
 from store.results import ResultFilter
 from tools.errors import BadRequest
-from tools.refs import resolve_model
+from tools.refs import MODEL_NAME_SCHEMA, resolve_model
 from tools.registry import Registry
 from tools.results import ResultSummary, summaries
 from tools.schemas import Shape
@@ -105,6 +105,7 @@ class GetModelQuery(Shape):
     model: str = Field(
         max_length=200,
         description="BenchToward slug (kgpu/medgemma-27b) or provider model id (medgemma-27b).",
+        json_schema_extra=MODEL_NAME_SCHEMA,
     )
 
 

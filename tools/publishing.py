@@ -190,7 +190,11 @@ class TaskStatusRequest(Shape):
 class NewTaskVersion(Shape):
     """An accepted change recorded as a new task version (status building), with its change note."""
 
-    task_file: dict[str, Any] = Field(description="A task file: {meta, spec}, as in evaluator/specs/tasks/.")
+    task_file: dict[str, Any] = Field(
+        description="A task file: {meta, spec}, as in evaluator/specs/tasks/ (checked against the datasets stored).",
+        json_schema_extra={"required": ["meta", "spec"], "additionalProperties": False,
+                           "properties": {"meta": {"type": "object"}, "spec": {"type": "object"}}},
+    )
     note: str = Field(min_length=1, max_length=4000, description="What changed, shown with the version.")
     why: str = Field(default="", max_length=2000)
 

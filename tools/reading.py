@@ -48,7 +48,8 @@ class PaperReading(Shape):
 
 
 class PaperUrl(Shape):
-    url: str = Field(min_length=8, max_length=2000, pattern=r"^https?://", description="http(s) URL of the document.")
+    url: str = Field(min_length=8, max_length=2000, pattern=r"^https?://[^\s/?#]+([/?#]\S*)?$",
+                     description="http(s) URL of the document.")
 
 
 async def read_record(content: bytes, name: str, llm: LLMConfig | None = None) -> PaperRecord:

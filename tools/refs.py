@@ -18,6 +18,7 @@ MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/+-]{0,199}$")
 # The same rules as JSON Schema patterns, for the OpenAPI document (checked with fullmatch here, so a
 # trailing newline is refused as the schema says).
 TASK_REF_SCHEMA: JsonDict = {"pattern": "^[a-z0-9][a-z0-9-]{0,63}(@[0-9]{1,6})?$"}
+TASK_VERSION_SCHEMA: JsonDict = {"pattern": "^[a-z0-9][a-z0-9-]{0,63}@[0-9]{1,6}$"}  # the version required
 MODEL_NAME_SCHEMA: JsonDict = {"pattern": MODEL_NAME.pattern}
 
 

@@ -25,7 +25,7 @@ from tools.errors import BadRequest, Conflict, ProposalNotFound
 from tools.maintainers import Actor
 from tools.refs import resolve_task
 from tools.registry import Registry
-from tools.schemas import Shape
+from tools.schemas import ROW_ID_MAX, Shape
 
 ENDPOINT = r"^https?://[^\s/?#]+[^\s]{0,480}$"
 ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]{0,99}$"
@@ -80,7 +80,7 @@ class QueueQuery(Shape):
 
 
 class ItemQuery(Shape):
-    item_id: int = Field(ge=1, description="The review item's id.")
+    item_id: int = Field(ge=1, le=ROW_ID_MAX, description="The review item's id.")
 
 
 class ApproveRequest(Shape):

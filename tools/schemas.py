@@ -25,6 +25,9 @@ TIER_MEANINGS: dict[str, str] = {
 }
 
 
+ROW_ID_MAX = 2**63 - 1  # SQLite's largest integer: an id above it cannot name a row
+
+
 class Shape(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

@@ -18,8 +18,9 @@ from tools.schemas import Shape
 MAX_BEACON_BYTES = 1024
 MAX_PATH_CHARS = 300
 # A site path: printable ASCII without spaces, quotes, angle brackets or backslashes (the script sends
-# location.pathname, which the browser has already percent-encoded).
-PATH_PATTERN = r"^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$"
+# location.pathname, which the browser has already percent-encoded), then perhaps a query string or fragment of
+# printable ASCII, which is dropped. The bounds keep any valid beacon under MAX_BEACON_BYTES.
+PATH_PATTERN = r"^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,299}([?#][\x21-\x7e]{0,700})?$"
 REFUSED_FETCH_SITES = ("cross-site", "same-site")
 
 
@@ -28,7 +29,6 @@ class Beacon(Shape):
 
     path: str = Field(
         pattern=PATH_PATTERN,
-        max_length=MAX_PATH_CHARS,
         description="Path of the page that was opened, e.g. /tasks/clinicalqa (a query string is ignored).",
     )
 
@@ -44,23 +44,25 @@ def parse_beacon(body: bytes, content_type: str | None) -> Beacon:
     """A beacon from a text body (the path itself) or a JSON body ({"path": ...}); the query string and
     fragment are dropped, and percent-escapes decoded, so the path reads as the router sees it."""
     try:
-        text = body.decode("utf-8").strip()
+        text = body.decode("utf-8")
     except UnicodeDecodeError:
         raise BadRequest("a beacon body must be UTF-8 text or JSON") from None
     raw: object = text
-    if (content_type or "").split(";")[0].strip().lower() == "application/json" or text.startswith("{"):
+    if (content_type or "").split(";")[0].strip().lower() == "application/json" or text.lstrip().startswith("{"):
         try:
             document = orjson.loads(text)
         except orjson.JSONDecodeError:
             raise BadRequest('a JSON beacon must be an object like {"path": "/tasks/clinicalqa"}') from None
-        raw = document.get("path") if isinstance(document, dict) else None
+        if not isinstance(document, dict) or set(document) != {"path"}:  # exactly what the schema says
+            raise BadRequest('a JSON beacon is {"path": "/tasks/clinicalqa"} and nothing else')
+        raw = document["path"]
     if not isinstance(raw, str) or not raw:
         raise BadRequest('a beacon names a page path: "/tasks/clinicalqa" or {"path": "/tasks/clinicalqa"}')
     try:
-        beacon = Beacon(path=raw.split("#", 1)[0].split("?", 1)[0])
+        beacon = Beacon(path=raw)
     except ValidationError:
         raise BadRequest(f"not a page path: {raw[:80]!r}") from None
-    return Beacon.model_construct(path=unquote(beacon.path))
+    return Beacon.model_construct(path=unquote(beacon.path.split("#", 1)[0].split("?", 1)[0]))
 
 
 def check_origin(fetch_site: str | None) -> None:

@@ -16,7 +16,7 @@ from starlette.routing import BaseRoute, Route
 
 from store import tasks as task_store
 from tools import audit, publishing, reading, review
-from tools.errors import BadRequest, FetchFailed, Forbidden, PayloadTooLarge, Unauthorized
+from tools.errors import BadRequest, Conflict, Forbidden, PayloadTooLarge, Unauthorized
 from web.bodies import limited, validate
 from web.pages import render
 from web.review_auth import (
@@ -151,7 +151,7 @@ def review_routes_for(site: ReviewSite) -> list[BaseRoute]:
         if not url:
             raise BadRequest("choose a file or give a URL")
         if site.offline:
-            raise FetchFailed("this server is offline: upload the file instead of a URL")
+            raise Conflict("this server is offline: upload the file instead of a URL")
         return await reading.fetch_document(validate(reading.PaperUrl, {"url": url}).url)
 
     async def login_form(request: Request) -> Response:
