@@ -78,7 +78,7 @@ async def test_the_api_refuses_no_token_a_wrong_token_and_a_malformed_one_and_ch
     app: httpx.AsyncClient, settings: Settings, token: str, run_ids: dict[str, str]
 ) -> None:
     run_id = run_ids[f"{MEDGEMMA.slug}@clinicalqa@0"]
-    key_id = token.split("_")[1]
+    key_id = token.split("_", 2)[1]
     wrong = f"btm_{key_id}_{'A' * 43}"
     before = snapshot(settings.db)
     calls = refused_api_calls(run_id)
@@ -208,7 +208,7 @@ async def test_no_token_reaches_a_log_or_the_database(
     secret = settings.secret_file.read_bytes()
     assert token not in caplog.text and wrong not in caplog.text and secret.hex() not in caplog.text
     stored = b"".join(path.read_bytes() for path in Path(settings.db).parent.glob(f"{settings.db.name}*"))
-    assert token.encode() not in stored and token.split("_")[2].encode() not in stored
+    assert token.encode() not in stored and token.split("_", 2)[2].encode() not in stored
     import hashlib
 
     assert hashlib.sha256(token.encode()).hexdigest().encode() not in stored  # the stored hash is keyed
