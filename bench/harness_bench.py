@@ -59,7 +59,8 @@ def main() -> None:
     data = folder / "test.jsonl"
     write_items(data, args.items)
     port = free_port()
-    endpoint = subprocess.Popen([sys.executable, str(ROOT / "bench" / "fake_endpoint.py"), str(port), str(args.latency)])
+    fake = ROOT / "bench" / "fake_endpoint.py"
+    endpoint = subprocess.Popen([sys.executable, str(fake), str(port), str(args.latency)])
     try:
         time.sleep(1.5)  # the endpoint has no GET route to poll; give uvicorn a moment
         wall, outcome = asyncio.run(run(folder / "bench.db", data, f"http://127.0.0.1:{port}/v1", args.concurrency))

@@ -121,8 +121,8 @@ def test_a_closing_tag_without_an_opening_drops_the_reasoning_before_it() -> Non
 
 
 def test_full_width_letters_and_colons_are_normalised() -> None:
-    assert parse_answer("정답：Ｃ").letter == "C"  # noqa: RUF001 - the full-width forms are the point
-    assert parse_answer("Ａｎｓｗｅｒ: Ｅ").letter == "E"  # noqa: RUF001
+    assert parse_answer("정답：Ｃ").letter == "C"
+    assert parse_answer("Ａｎｓｗｅｒ: Ｅ").letter == "E"
     assert parse_answer("정답\u3000B").letter == "B"
 
 

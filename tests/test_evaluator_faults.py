@@ -95,7 +95,7 @@ def test_an_evaluation_killed_while_writing_its_predictions_resumes_to_the_unint
         artifacts = tmp_path / f"crash{attempt}-artifacts"
         prepare(db)
         victim = subprocess.Popen(evaluation(db, command), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        landed = kill_inside(victim, lambda: any(artifacts.glob("*/.predictions.parquet.*.tmp")))  # noqa: B023
+        landed = kill_inside(victim, lambda place=artifacts: any(place.glob("*/.predictions.parquet.*.tmp")))
         if landed:
             break
     assert landed, "the kill never landed inside the predictions write"

@@ -178,10 +178,13 @@ async def test_a_baseline_rerun_on_a_fresh_database_is_byte_identical(tmp_path: 
     assert digests[0][2][0]["value"] == pytest.approx(315 / 862)  # the majority letter B on the test split
 
 
-async def test_data_that_differs_from_the_spec_is_refused_with_the_difference(registry: Registry, tmp_path: Path) -> None:
+async def test_data_that_differs_from_the_spec_is_refused_with_the_difference(
+    registry: Registry, tmp_path: Path
+) -> None:
     from tools.errors import BadRequest
 
-    sample = Path(__file__).resolve().parent.parent / "data" / "clinicalqa-upstream" / "clinicalqa_upstream_sample50.jsonl"
+    data = Path(__file__).resolve().parent.parent / "data"
+    sample = data / "clinicalqa-upstream" / "clinicalqa_upstream_sample50.jsonl"
     with pytest.raises(BadRequest, match="found 50, the spec expects 1,045"):
         await evaluate(registry, EvalRequest(model="baseline/majority", task="clinicalqa@0", data=sample))
     partial = await evaluate(

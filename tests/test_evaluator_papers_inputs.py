@@ -4,6 +4,8 @@ that are not what they claim and documents over the size limit are refused with 
 from __future__ import annotations
 
 import asyncio
+import tracemalloc
+import zlib
 from pathlib import Path
 
 import pytest
@@ -13,18 +15,20 @@ from evaluator.papers import BadDocument, DocumentTooLarge, PaperError, load_doc
 DATA = Path(__file__).parent / "data" / "papers"
 
 
-def build_pdf(lines: list[str]) -> bytes:
-    """A minimal one-page PDF (Helvetica text, one line per entry) with a correct cross-reference table."""
+def build_pdf(lines: list[str], deflated: bytes | None = None) -> bytes:
+    """A minimal one-page PDF (Helvetica text, one line per entry) with a correct cross-reference table; or, given
+    `deflated`, a page whose content stream is those bytes under /FlateDecode."""
     escaped = [line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") for line in lines]
     content = "BT /F1 10 Tf 50 750 Td 14 TL " + " ".join(f"({line}) '" for line in escaped) + " ET"
-    stream = content.encode("latin-1")
+    stream = content.encode("latin-1") if deflated is None else deflated
+    flate = b"" if deflated is None else b" /Filter /FlateDecode"
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
         b"/Contents 5 0 R >>",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        b"<< /Length " + str(len(stream)).encode() + b" >>\nstream\n" + stream + b"\nendstream",
+        b"<< /Length " + str(len(stream)).encode() + flate + b" >>\nstream\n" + stream + b"\nendstream",
     ]
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
@@ -106,6 +110,30 @@ def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path: Path)
     with pytest.raises(DocumentTooLarge) as caught:
         load_document(path, max_bytes=1024 * 1024)
     assert caught.value.code == "document_too_large"
+
+
+def deflated_spaces(megabytes: int) -> bytes:
+    squeeze = zlib.compressobj(9)
+    chunk = b" " * (1 << 20)
+    return b"".join([*(squeeze.compress(chunk) for _ in range(megabytes)), squeeze.flush()])
+
+
+def test_a_compression_bomb_is_read_without_inflating_it() -> None:
+    """A PDF of about 200 KB whose page inflates to 200 MB: the reader answers (no text, or a bad document) and its
+    peak of Python memory stays far below what the inflated page would take (pypdf stops at its own limit)."""
+    bomb = build_pdf([], deflated=deflated_spaces(200))
+    assert len(bomb) < 1_000_000
+    tracemalloc.start()
+    try:
+        try:
+            text = load_document(bomb, name="bomb.pdf").text
+        except BadDocument:
+            text = ""
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert text.strip() == ""
+    assert peak < 64 * 1024 * 1024, f"peak {peak / 1e6:.0f} MB while reading a 200 MB bomb"
 
 
 def test_bytes_over_the_size_limit_are_refused() -> None:

@@ -17,7 +17,10 @@ import pytest
 from evaluator.specs import load_task_files
 from evaluator.vitaldb import pipeline
 
-CASES = "caseid,subjectid,casestart,caseend,anestart,aneend,age\n1,101,0,3600,0,3600,64\n2,102,0,3600,,,15\n3,103,0,3600,0,3600,70\n"
+CASES = (
+    "caseid,subjectid,casestart,caseend,anestart,aneend,age\n"
+    "1,101,0,3600,0,3600,64\n2,102,0,3600,,,15\n3,103,0,3600,0,3600,70\n"
+)
 
 
 def vital_file(path: Path, values: list[float], track: str) -> None:

@@ -24,6 +24,15 @@ DocumentKind = Literal["pdf", "html", "csv", "markdown", "text"]
 
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 DEFAULT_MAX_PAGES = 300
+# The most one compressed PDF stream may inflate to. pypdf's own bound (75 MB per stream) let a 200 KB upload
+# hold ~160 MB while it was read; a paper's page content or font is a few hundred KB.
+MAX_INFLATED_STREAM = 8 * 1024 * 1024
+PYPDF_OUTPUT_LIMITS = (
+    "ZLIB_MAX_OUTPUT_LENGTH",
+    "LZW_MAX_OUTPUT_LENGTH",
+    "RUN_LENGTH_MAX_OUTPUT_LENGTH",
+    "MAX_ARRAY_BASED_STREAM_OUTPUT_LENGTH",
+)
 PDF_MAGIC = b"%PDF-"
 
 _SUFFIX_KINDS: dict[str, DocumentKind] = {
@@ -125,7 +134,10 @@ def _bytes_to_str(data: bytes, name: str) -> str:
 
 def pdf_text(data: bytes, name: str, *, max_pages: int = DEFAULT_MAX_PAGES) -> str:
     """The text of the first `max_pages` pages of a PDF; any failure of the parser is a `BadDocument`."""
-    from pypdf import PdfReader  # imported here: only PDFs pay for it
+    from pypdf import PdfReader, filters  # imported here: only PDFs pay for it
+
+    for limit in PYPDF_OUTPUT_LIMITS:  # pypdf documents these module constants as the place to lower its limits
+        setattr(filters, limit, min(getattr(filters, limit), MAX_INFLATED_STREAM))
 
     try:
         with warnings.catch_warnings():
