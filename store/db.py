@@ -79,7 +79,8 @@ def apply_migrations(connection: sqlite3.Connection, found: list[tuple[int, str,
                 "INSERT INTO schema_migrations (name, applied_at) VALUES (?, strftime('%Y-%m-%dT%H:%M:%SZ'))", (name,)
             )
             applied.add(name)
-        connection.execute(f"PRAGMA user_version = {len(applied)}")
+        if connection.execute("PRAGMA user_version").fetchone()[0] != len(applied):  # setting it writes a page
+            connection.execute(f"PRAGMA user_version = {len(applied)}")
         install_generation(connection)
         connection.execute("COMMIT")
     except BaseException:
