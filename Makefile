@@ -49,6 +49,15 @@ test: install browser system-tools
 test-slow: install
 	$(BIN)/python -m pytest -q -m slow
 
+# Every benchmark, each printing its figures beside its reference (bench/README.md has the measured ones).
+bench: install system-tools
+	$(BIN)/python bench/http_bench.py
+	$(BIN)/python bench/harness_bench.py
+	$(BIN)/python bench/stats_bench.py
+	$(BIN)/python bench/vitaldb_windows_bench.py
+	$(BIN)/python bench/page_bench.py
+	$(BIN)/python bench/coverage_study.py --datasets 1000
+
 # Long runs behind the bounded CI versions (issue 8); each prints its figures.
 fuzz-api: install
 	$(BIN)/python bench/fuzz_api.py --models 20 --max-examples 500 --max-time 900

@@ -27,12 +27,18 @@ DEFAULT_MAX_PAGES = 300
 # The most one compressed PDF stream may inflate to. pypdf's own bound (75 MB per stream) let a 200 KB upload
 # hold ~160 MB while it was read; a paper's page content or font is a few hundred KB.
 MAX_INFLATED_STREAM = 8 * 1024 * 1024
-PYPDF_OUTPUT_LIMITS = (
-    "ZLIB_MAX_OUTPUT_LENGTH",
-    "LZW_MAX_OUTPUT_LENGTH",
-    "RUN_LENGTH_MAX_OUTPUT_LENGTH",
-    "MAX_ARRAY_BASED_STREAM_OUTPUT_LENGTH",
-)
+PYPDF_LIMITS = {
+    name: MAX_INFLATED_STREAM
+    for name in (
+        "zlib_maximum_output_length",
+        "lzw_maximum_output_length",
+        "run_length_maximum_output_length",
+        "brotli_maximum_output_length",
+        "jbig2_maximum_output_length",
+        "array_based_stream_maximum_output_length",
+        "image_maximum_buffer_size",
+    )
+}
 PDF_MAGIC = b"%PDF-"
 
 _SUFFIX_KINDS: dict[str, DocumentKind] = {
@@ -134,13 +140,10 @@ def _bytes_to_str(data: bytes, name: str) -> str:
 
 def pdf_text(data: bytes, name: str, *, max_pages: int = DEFAULT_MAX_PAGES) -> str:
     """The text of the first `max_pages` pages of a PDF; any failure of the parser is a `BadDocument`."""
-    from pypdf import PdfReader, filters  # imported here: only PDFs pay for it
-
-    for limit in PYPDF_OUTPUT_LIMITS:  # pypdf documents these module constants as the place to lower its limits
-        setattr(filters, limit, min(getattr(filters, limit), MAX_INFLATED_STREAM))
+    from pypdf import PdfReader, apply_configuration  # imported here: only PDFs pay for it
 
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), apply_configuration(**PYPDF_LIMITS):  # pypdf's limits, for this read
             warnings.simplefilter("ignore")  # pypdf warns about harmless oddities of real-world files
             reader = PdfReader(io.BytesIO(data))
             if reader.is_encrypted and not reader.decrypt(""):
