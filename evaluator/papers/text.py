@@ -140,10 +140,12 @@ def _bytes_to_str(data: bytes, name: str) -> str:
 
 def pdf_text(data: bytes, name: str, *, max_pages: int = DEFAULT_MAX_PAGES) -> str:
     """The text of the first `max_pages` pages of a PDF; any failure of the parser is a `BadDocument`."""
-    from pypdf import PdfReader, apply_configuration  # imported here: only PDFs pay for it
+    from pypdf import PdfReader, apply_configuration, get_configuration  # imported here: only PDFs pay for it
+
+    limits = get_configuration().with_overwrites(**PYPDF_LIMITS)
 
     try:
-        with warnings.catch_warnings(), apply_configuration(**PYPDF_LIMITS):  # pypdf's limits, for this read
+        with warnings.catch_warnings(), apply_configuration(limits):  # pypdf's limits, for this read
             warnings.simplefilter("ignore")  # pypdf warns about harmless oddities of real-world files
             reader = PdfReader(io.BytesIO(data))
             if reader.is_encrypted and not reader.decrypt(""):
