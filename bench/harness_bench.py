@@ -73,7 +73,8 @@ def main() -> None:
         endpoint.terminate()
         endpoint.wait(timeout=30)
     ideal = args.items * args.latency / args.concurrency
-    print(f"{args.items} items, {args.latency * 1000:.0f} ms latency, concurrency {args.concurrency}; ideal {ideal:.2f} s")
+    latency = f"{args.latency * 1000:.0f} ms latency"
+    print(f"{args.items} items, {latency}, concurrency {args.concurrency}; ideal {ideal:.2f} s")
     for label, (wall, outcome) in zip(("first run in a fresh process", "next run, same process"), timings, strict=True):
         print(f"  {label:<30} {outcome}: wall {wall:.2f} s, ratio {wall / ideal:.2f} (target <= 1.2)")
 
