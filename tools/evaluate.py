@@ -9,7 +9,6 @@ queries a completed item again; the result row appears only after its prediction
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import platform
 import socket
@@ -275,21 +274,27 @@ async def claim(
 
 
 class Periodic:
-    """Runs `tick` every `seconds` while the `async with` block runs, and once more when it ends."""
+    """Runs `tick` every `seconds` while the `async with` block runs, and once more when it ends.
+
+    The loop is stopped by an event, never cancelled: a tick cancelled half way would lose what it had taken
+    (the item cache's batch), so the end waits for a tick in flight to finish."""
 
     seconds = 1.0
 
     def __init__(self, registry: Registry, key: str) -> None:
         self.registry, self.key = registry, key
         self.task: asyncio.Task[None] | None = None
+        self.stopping = asyncio.Event()
 
     async def tick(self) -> None:
         raise NotImplementedError
 
     async def tick_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.seconds)
-            await self.tick()
+        while not self.stopping.is_set():
+            try:
+                await asyncio.wait_for(self.stopping.wait(), self.seconds)
+            except TimeoutError:
+                await self.tick()
 
     async def __aenter__(self) -> Self:
         await self.tick()
@@ -298,9 +303,8 @@ class Periodic:
 
     async def __aexit__(self, *exc: object) -> None:
         assert self.task is not None
-        self.task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.task
+        self.stopping.set()
+        await self.task
         await self.tick()
 
 
