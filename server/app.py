@@ -45,8 +45,14 @@ async def flush_usage_forever(registry: Registry) -> None:
     """Write buffered reuse events every few seconds; a failed flush is logged and retried next time."""
     while True:
         await asyncio.sleep(USAGE_FLUSH_SECONDS)
-        try:
-            await registry.usage.flush(registry.store)
+        flushing = asyncio.ensure_future(registry.usage.flush(registry.store))
+        try:  # never cancelled half way: the write ends (or fails and is kept), then the loop stops
+            await asyncio.shield(flushing)
+        except asyncio.CancelledError:
+            await asyncio.wait([flushing])
+            if flushing.exception() is not None:
+                log.error("could not write reuse events at shutdown: %s", flushing.exception())
+            raise
         except Exception:
             log.exception("could not write reuse events")
 

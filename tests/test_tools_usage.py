@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import UTC, datetime
 
 import httpx
 import pytest
 
 from tests.populate import HARI
-from tools.usage import is_bot, korea_day, visitor_for
+from tools.registry import Registry
+from tools.usage import Visitor, is_bot, korea_day, visitor_for
 
 SECRET = b"s" * 32
 BROWSER = {"user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/156.0 Safari/537.36"}
@@ -73,3 +75,30 @@ async def test_lookups_by_crawlers_are_not_counted(data_client: httpx.AsyncClien
     await data_client.get("/v1/lookup", params=params, headers=BROWSER)
     counts = await flush_and_read(data_client)
     assert counts["lookups"] == 1 and counts["total"] == 1
+
+
+@pytest.mark.anyio
+async def test_a_flush_that_fails_keeps_its_events_for_the_next_one(registry: Registry) -> None:
+    """A write refused by SQLite (here a trigger another connection installed) rolls back; the events and visits
+    it held go back to the buffer, and the next flush stores each of them once."""
+    usage = registry.usage
+    visitor = Visitor(hash="h" * 64, day="2026-11-30")
+    usage.count_lookup(visitor, "a" * 12)
+    usage.count_download(visitor, "/artifacts/x/predictions.parquet", "a" * 12)
+    usage.count_visit(visitor, "/tasks/clinicalqa")
+    other = sqlite3.connect(registry.store.path, isolation_level=None)
+    try:
+        other.execute("CREATE TRIGGER refuse BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        with pytest.raises(sqlite3.IntegrityError):
+            await usage.flush(registry.store)
+        assert (len(usage.pending), len(usage.pending_visits)) == (2, 1)
+        other.execute("DROP TRIGGER refuse")
+    finally:
+        other.close()
+    assert await usage.flush(registry.store) == 3
+    assert (usage.pending, usage.pending_visits) == ([], [])
+    assert [tuple(row) for row in registry.store.read("SELECT kind FROM events ORDER BY kind")] == [
+        ("download",),
+        ("lookup",),
+    ]
+    assert [tuple(row) for row in registry.store.read("SELECT path FROM visits")] == [("/tasks/clinicalqa",)]

@@ -91,9 +91,18 @@ class UsageCounter:
         self.pending.append(event_store.Event(kind, target, run_id, visitor.hash, visitor.day, utc_stamp()))
 
     async def flush(self, store: Store) -> int:
-        """Write what is buffered; return how many events and visits were handed to the store."""
+        """Write what is buffered; return how many events and visits were handed to the store. What a failed
+        write held (its transaction rolled back) goes back to the buffer for the next flush."""
         batch, self.pending = self.pending, []
         visits, self.pending_visits = self.pending_visits, []
-        await event_store.record_events(store, batch)
-        await visit_store.record_visits(store, visits)
+        try:
+            await event_store.record_events(store, batch)
+        except Exception:
+            self.pending[:0], self.pending_visits[:0] = batch, visits
+            raise
+        try:
+            await visit_store.record_visits(store, visits)
+        except Exception:
+            self.pending_visits[:0] = visits
+            raise
         return len(batch) + len(visits)
