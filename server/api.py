@@ -29,8 +29,11 @@ def json_response(model: BaseModel | dict[str, Any], status: int = 200) -> Respo
 
 
 def encoded(registry: Registry, model: BaseModel) -> bytes:
-    """The JSON of a capability's answer; answers served from the read cache are encoded once. The cache
-    holds the answer itself beside its bytes, so its id cannot be reused while the entry lives."""
+    """The JSON of a capability's answer; answers served from the read cache are encoded once (an answer built
+    for one request only is encoded and not kept). The cache holds the answer itself beside its bytes, so its
+    id cannot be reused while the entry lives."""
+    if not registry.cache.holds(model):
+        return orjson.dumps(model.model_dump(mode="json"))
     entry = registry.remember(("json", id(model)), lambda: (model, orjson.dumps(model.model_dump(mode="json"))))
     if entry[0] is model:
         return entry[1]

@@ -15,8 +15,8 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from evaluator.predictions import remove_stale_temporaries
 from server.api import api_routes, json_response
+from server.cli_support import clean_artifacts
 from server.errors import HANDLERS, UnexpectedErrors
 from server.mcp_tools import build_mcp, transport_security
 from server.middleware import AccessLog, BodyLimit, SecurityHeaders
@@ -58,8 +58,12 @@ async def flush_usage_forever(registry: Registry) -> None:
 
 
 def document_routes(settings: Settings) -> list[BaseRoute]:
+    built: list[Response] = []  # the document depends on nothing stored: built on its first request (~70 ms)
+
     async def openapi(request: Request) -> Response:
-        return json_response(openapi_document(settings.base_url))
+        if not built:
+            built.append(json_response(openapi_document(settings.base_url)))
+        return Response(built[0].body, media_type=built[0].media_type)
 
     async def llms_txt(request: Request) -> Response:
         if not LLMS_TXT.is_file():
@@ -108,8 +112,7 @@ def build_app(settings: Settings) -> Starlette:
         store = await Store.open(settings.db)
         try:
             await sync_specs(store)
-            for path in remove_stale_temporaries(settings.artifacts_dir):
-                log.warning("removed %s, left by a process that was killed while writing", path)
+            clean_artifacts(settings.artifacts_dir)
             registry = Registry(store=store, public_url=settings.base_url, artifacts_dir=settings.artifacts_dir)
             runtime.start(registry, load_secret(settings.secret_file))
             app.state.runtime = runtime

@@ -42,7 +42,7 @@ from tools.errors import (
 from tools.maintainers import Actor, actor_of, authenticate_token
 from tools.refs import TASK_VERSION_SCHEMA
 from tools.results import RUN_ID_PATTERN
-from tools.schemas import ROW_ID_MAX, ResultDetail, Shape
+from tools.schemas import ResultDetail, Shape
 from tools.tasks import TaskDetail
 from web.bodies import FORM_LIMIT, JSON_LIMIT, json_body, limited, parse_json, read_body, validate
 
@@ -51,10 +51,6 @@ UPLOAD_LIMIT = reading.MAX_DOCUMENT_BYTES + 64 * 1024  # the document and the mu
 
 class RunIdPath(Shape):
     run_id: str = Field(pattern=RUN_ID_PATTERN, description="The result's 12-hex-character run id.")
-
-
-class RequestIdPath(Shape):
-    request_id: int = Field(ge=1, le=ROW_ID_MAX, description="The withdrawal request's id.")
 
 
 class TaskPath(Shape):
@@ -209,7 +205,7 @@ ROUTES: tuple[ReviewRoute, ...] = (
                 reader(publishing.withdrawal_requests), publishing.WithdrawalList, query=publishing.WithdrawalsQuery),
     ReviewRoute("decline_withdrawal", "POST", "/v1/review/withdrawals/{request_id}/decline", "Close a withdrawal "
                 "request without withdrawing", maintainer(publishing.decline_withdrawal, "request_id"),
-                publishing.WithdrawalInfo, query=RequestIdPath, body=publishing.WithdrawRequest,
+                publishing.WithdrawalInfo, query=publishing.RequestIdPath, body=publishing.WithdrawRequest,
                 errors=(WithdrawalNotFound, Conflict)),
     ReviewRoute("add_task_version", "POST", "/v1/review/tasks", "Record an accepted change as a new task version "
                 "(building) with its change note", maintainer(publishing.add_task_version), TaskDetail,

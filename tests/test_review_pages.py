@@ -83,3 +83,14 @@ async def test_the_audit_log_refuses_updates_and_deletes(browser: tuple[httpx.As
                 connection.execute(statement)
     finally:
         connection.close()
+
+
+async def test_ids_beyond_sqlite_s_integers_are_refused_not_a_server_error(
+    browser: tuple[httpx.AsyncClient, str],
+) -> None:
+    http, csrf = browser
+    huge = str(2**63)
+    assert (await http.get(f"/review/readings/{huge}")).status_code == 404
+    assert (await http.get(f"/review/log?before={huge}")).status_code == 200  # an unusable cursor: the newest
+    declined = await http.post(f"/review/withdrawals/{huge}/decline", data={"csrf": csrf, "why": "no"})
+    assert declined.status_code == 400

@@ -28,12 +28,16 @@ from tools.ranking import refresh_rank_ranges
 from tools.refs import parse_task_ref, resolve_task
 from tools.registry import Registry
 from tools.results import RUN_ID_PATTERN, detail
-from tools.schemas import ResultDetail, Shape
+from tools.schemas import ROW_ID_MAX, ResultDetail, Shape
 from tools.seed import task_row
 from tools.tasks import GetTaskQuery, TaskDetail, get_task
 
 TASK_MOVES = {("building", "in_review"), ("building", "published"), ("in_review", "published"),
               ("in_review", "building")}
+
+
+class RequestIdPath(Shape):
+    request_id: int = Field(ge=1, le=ROW_ID_MAX, description="The withdrawal request's id.")
 
 
 class DecisionRequest(Shape):

@@ -25,7 +25,7 @@ from tools.errors import BadDocument, BadRequest, ExtractorFailed, FetchFailed, 
 from tools.maintainers import Actor
 from tools.proposals import ProposedItem, candidates, outcome_json
 from tools.registry import Registry
-from tools.schemas import Shape
+from tools.schemas import ROW_ID_MAX, Shape
 
 MAX_DOCUMENT_BYTES = DEFAULT_MAX_BYTES
 MAX_REDIRECTS = 3
@@ -104,7 +104,7 @@ async def read_and_propose(
 
 
 def get_reading(registry: Registry, reading_id: int) -> PaperReading:
-    reading = proposal_store.get_reading(registry.store, reading_id)
+    reading = proposal_store.get_reading(registry.store, reading_id) if 1 <= reading_id <= ROW_ID_MAX else None
     if reading is None:
         raise NotFound(f"no paper reading {reading_id}")
     created = sum(1 for p in proposal_store.proposals_of_reading(registry.store, reading_id))

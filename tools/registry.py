@@ -24,6 +24,7 @@ class ReadCache:
 
     version: int = -1
     values: dict[Hashable, Any] = field(default_factory=dict)
+    held: set[int] = field(default_factory=set)  # ids of the values, cleared with them
     commits: int = -1
     checked_at: float = 0.0
 
@@ -49,6 +50,7 @@ class ReadCache:
         version = self.current_version(store)
         if version != self.version:
             self.values.clear()
+            self.held.clear()
             self.version = version
         return self.values.get(key)
 
@@ -56,7 +58,13 @@ class ReadCache:
         self.peek(store, key)  # drops answers from before a change
         if len(self.values) >= MAX_CACHED:
             self.values.clear()
+            self.held.clear()
         self.values[key] = value
+        self.held.add(id(value))
+
+    def holds(self, value: Any) -> bool:
+        """Whether `value` is one of the cached answers (the very object, not an equal one)."""
+        return id(value) in self.held
 
 
 @dataclass(frozen=True)

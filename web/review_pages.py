@@ -17,6 +17,7 @@ from starlette.routing import BaseRoute, Route
 from store import tasks as task_store
 from tools import audit, publishing, reading, review
 from tools.errors import BadRequest, Conflict, Forbidden, PayloadTooLarge, Unauthorized
+from tools.schemas import ROW_ID_MAX
 from web.bodies import limited, validate
 from web.pages import render
 from web.review_auth import (
@@ -75,7 +76,8 @@ def review_routes_for(site: ReviewSite) -> list[BaseRoute]:
 
     async def log_page(request: Request, who: SignedIn) -> Response:
         before = request.query_params.get("before", "")
-        query = audit.AuditQuery(limit=100, before=int(before) if before.isdigit() and int(before) > 0 else None)
+        older = int(before) if before.isdigit() and 0 < int(before) <= ROW_ID_MAX else None  # else: the newest
+        query = audit.AuditQuery(limit=100, before=older)
         entries = await audit.audit_log(site.registry, query)
         return render("review_log.html", title="Audit log", who=who, entries=entries.entries)
 
@@ -110,7 +112,7 @@ def review_routes_for(site: ReviewSite) -> list[BaseRoute]:
 
     async def decline(request: Request) -> Response:
         who, form = await form_action(site, request)
-        request_id = int(request.path_params["request_id"])
+        request_id = validate(publishing.RequestIdPath, {"request_id": request.path_params["request_id"]}).request_id
         body = validate(publishing.WithdrawRequest, {"why": form.get("why", "")})
         await publishing.decline_withdrawal(site.registry, who.actor, request_id, body)
         return back("/review", f"withdrawal request {request_id} declined")
