@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,21 @@ def fsync_directory(directory: Path) -> None:
         os.fsync(descriptor)
     finally:
         os.close(descriptor)
+
+
+def copy_durably(source: Path, destination: Path) -> None:
+    """Copy a file into place atomically and durably: a temporary file, fsync, rename, then the directory's
+    fsync, so the rename too survives a crash."""
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    temporary = destination.with_name(f".{destination.name}.{os.getpid()}.tmp")
+    try:
+        shutil.copyfile(source, temporary)
+        with temporary.open("rb") as handle:
+            os.fsync(handle.fileno())
+        os.replace(temporary, destination)
+        fsync_directory(destination.parent)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 TEMPORARY = re.compile(r"^\..+\.(?P<pid>[0-9]+)\.tmp$")  # `.{name}.{pid}.tmp`, as written above and by bundles

@@ -163,10 +163,6 @@ class Store:
         row = self._reader.execute("SELECT n FROM generation WHERE id = 1").fetchone()
         return int(row[0]) if row else 0
 
-    def data_version(self) -> int:
-        """Changes whenever any other connection (our writer, another process) commits; cheap to ask."""
-        return int(self._reader.execute("PRAGMA data_version").fetchone()[0])
-
     def read(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """A short indexed read, run inline on the event loop."""
         return self._reader.execute(sql, params).fetchall()

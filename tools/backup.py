@@ -11,7 +11,6 @@ maintainers need new tokens (`benchtoward maintainer add NAME`).
 from __future__ import annotations
 
 import os
-import shutil
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Any
 import orjson
 
 from evaluator.canonical import file_sha256
-from evaluator.predictions import fsync_directory
+from evaluator.predictions import copy_durably, fsync_directory
 from store import backup as backup_store
 from tools.errors import BadRequest
 
@@ -36,19 +35,6 @@ class BackupSummary:
     results: int
     files: int
     bytes: int
-
-
-def copy_durably(source: Path, destination: Path) -> None:
-    destination.parent.mkdir(parents=True, exist_ok=True)
-    temporary = destination.with_name(f".{destination.name}.{os.getpid()}.tmp")
-    try:
-        shutil.copyfile(source, temporary)
-        with temporary.open("rb") as handle:
-            os.fsync(handle.fileno())
-        os.replace(temporary, destination)
-        fsync_directory(destination.parent)
-    finally:
-        temporary.unlink(missing_ok=True)
 
 
 def empty_folder(folder: Path, what: str) -> None:

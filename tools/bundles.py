@@ -10,7 +10,6 @@ stored is a no-op; anything invalid raises BadRequest and writes nothing.
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 from dataclasses import dataclass
 from datetime import date
@@ -22,7 +21,7 @@ import pyarrow as pa
 from pydantic import Field, ValidationError
 
 from evaluator.canonical import canonical_json, file_sha256
-from evaluator.predictions import FILE_NAME, fsync_directory, instance_set_hash, read_predictions
+from evaluator.predictions import FILE_NAME, copy_durably, instance_set_hash, read_predictions
 from evaluator.runkey import run_id as run_id_of
 from evaluator.runkey import run_key as run_key_of
 from evaluator.scoring import point_metrics
@@ -166,18 +165,8 @@ def same_value(claimed: float | None, computed: float | None) -> bool:
 
 def place_predictions(source: Path, destination: Path) -> None:
     """Copy the file into the artifacts folder atomically and durably (temp file, fsync, rename)."""
-    if source.resolve() == destination.resolve():
-        return
-    destination.parent.mkdir(parents=True, exist_ok=True)
-    temporary = destination.with_name(f".{destination.name}.{os.getpid()}.tmp")
-    try:
-        shutil.copyfile(source, temporary)
-        with temporary.open("rb") as handle:
-            os.fsync(handle.fileno())
-        os.replace(temporary, destination)
-        fsync_directory(destination.parent)  # the rename too must survive a crash before the row is inserted
-    finally:
-        temporary.unlink(missing_ok=True)
+    if source.resolve() != destination.resolve():
+        copy_durably(source, destination)  # the rename too survives a crash before the row is inserted
 
 
 def result_row(registry: Registry, bundle: ResultBundle, task: Task, model_name: str) -> Result:

@@ -19,11 +19,11 @@ from store import models as model_store
 from store import results as result_store
 from store import tasks as task_store
 from store import withdrawals as withdrawal_store
-from store.results import Result
 from store.withdrawals import WithdrawalRequest
 from tools.audit import append
-from tools.errors import BadRequest, Conflict, RunNotFound, WithdrawalNotFound
+from tools.errors import BadRequest, Conflict, WithdrawalNotFound
 from tools.maintainers import Actor
+from tools.predictions import stored_result
 from tools.ranking import refresh_rank_ranges
 from tools.refs import parse_task_ref, resolve_task
 from tools.registry import Registry
@@ -54,13 +54,6 @@ class InReviewQuery(Shape):
 
 class ResultsInReview(Shape):
     results: list[ResultDetail]
-
-
-def stored_result(registry: Registry, run_id: str) -> Result:
-    result = result_store.get_result(registry.store, run_id)
-    if result is None:
-        raise RunNotFound(f"no result with run_id {run_id[:64]!r}")
-    return result
 
 
 async def results_in_review(registry: Registry, query: InReviewQuery) -> ResultsInReview:

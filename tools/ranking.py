@@ -26,7 +26,8 @@ from store.results import Result, ResultFilter
 from tools.registry import Registry
 
 
-def ranked_results(registry: Registry, slug: str, version: int) -> list[Result]:
+def published_results(registry: Registry, slug: str, version: int) -> list[Result]:
+    """Full rows (predictions paths, instance-set hashes) of the results a task version's ranges cover."""
     where = ResultFilter(task_slug=slug, task_version=version)
     return result_store.search_results(registry.store, where, limit=100_000)
 
@@ -70,7 +71,7 @@ async def refresh_rank_ranges(registry: Registry, slug: str, version: int) -> Ra
     if task is None:
         return None
     spec = TaskSpec.model_validate(orjson.loads(task.spec_json))
-    results = ranked_results(registry, slug, version)
+    results = published_results(registry, slug, version)
     sets = Counter(r.instance_set_hash for r in results)
     main_set = max(sets, key=lambda h: (sets[h], h)) if sets else None
     together = sorted((r for r in results if r.instance_set_hash == main_set), key=lambda r: r.run_id)
@@ -101,7 +102,7 @@ async def refresh_stale(registry: Registry) -> list[str]:
     """Recompute every task version whose stored ranges considered another set than its published results."""
     refreshed = []
     for task in task_store.list_tasks(registry.store):
-        published = [r.run_id for r in ranked_results(registry, task.slug, task.version)]
+        published = [r.run_id for r in result_store.ranked_results(registry.store, task.slug, task.version)]
         stored = range_store.get_rank_ranges(registry.store, task.slug, task.version)
         if (published or stored is not None) and not is_current(stored, published):
             await refresh_rank_ranges(registry, task.slug, task.version)

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 import orjson
 from pydantic import Field, field_validator
 
+from evaluator.runkey import run_id as run_id_of
 from store import jobs as job_store
 from store import models as model_store
 from store import proposals as proposal_store
@@ -121,7 +122,8 @@ def review_item(registry: Registry, proposal: Proposal) -> ReviewItem:
     job = job_store.job_of_proposal(registry.store, proposal.id) if proposal.kind == "run" else None
     return ReviewItem(
         id=proposal.id, kind=proposal.kind, status=proposal.status, model=proposal.model_slug,  # type: ignore[arg-type]
-        task=proposal.task_ref, run_key=proposal.run_key, run_id=proposal.run_key[:12] if proposal.run_key else None,
+        task=proposal.task_ref, run_key=proposal.run_key,
+        run_id=run_id_of(proposal.run_key) if proposal.run_key else None,
         tier=proposal.tier, reason=proposal.reason, excerpt=proposal.excerpt,
         details=orjson.loads(proposal.payload_json), reading_id=proposal.reading_id, created_at=proposal.created_at,
         decided_by=proposal.decided_by, decided_at=proposal.decided_at, decision_why=proposal.decision_why,

@@ -109,10 +109,6 @@ def model_ref(model: Model) -> ModelRef:
     return ModelRef(slug=model.slug, name=model.name, type=model.type, provider=model.provider)
 
 
-def metric_values(result: Result | Ranked) -> list[MetricValue]:
-    return [MetricValue(**metric) for metric in orjson.loads(result.metrics_json)["metrics"]]
-
-
 def primary_metric_value(result: Result | Ranked) -> MetricValue:
     for metric in orjson.loads(result.metrics_json)["metrics"]:
         if metric["name"] == result.primary_metric:

@@ -16,7 +16,6 @@ from tools.errors import BadRequest, PayloadTooLarge
 from tools.schemas import Shape
 
 MAX_BEACON_BYTES = 1024
-MAX_PATH_CHARS = 300
 # A site path: printable ASCII without spaces, quotes, angle brackets or backslashes (the script sends
 # location.pathname, which the browser has already percent-encoded), then perhaps a query string or fragment of
 # printable ASCII, which is dropped. The bounds keep any valid beacon under MAX_BEACON_BYTES.
