@@ -147,8 +147,7 @@ def _range_bounds(ranks: IntArray, point_ranks: IntArray, replicates: int, level
     n_models = point_ranks.size
     if ranks.shape[0] == 0 or (replicates - ranks.shape[0]) * 2 > replicates:
         return np.ones(n_models, np.int64), np.full(n_models, n_models, np.int64)
-    tail = 100.0 * (1.0 - level) / 2.0
-    low, high = np.percentile(ranks, [tail, 100.0 - tail], axis=0, method=stats.PERCENTILE_METHOD)
+    low, high = stats.percentile_bounds(ranks, level, axis=0)
     # Rounding outward keeps integer bounds from being narrower than the interpolated percentiles.
     best = np.floor(low).astype(np.int64)
     worst = np.ceil(high).astype(np.int64)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal, Protocol
+from typing import Any, Final, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -385,10 +385,16 @@ def full_data_counts(n_units: int) -> CountArray:
     return np.ones((1, n_units), dtype=np.float32)
 
 
-def percentile_interval(values: FloatArray, level: float) -> tuple[float, float]:
-    """The central `level` percentile interval of `values` (linear interpolation)."""
+def percentile_bounds(values: np.ndarray, level: float, axis: int | None = None) -> tuple[Any, Any]:
+    """The central `level` percentile bounds of `values` (along `axis`; linear interpolation)."""
     tail = 100.0 * (1.0 - level) / 2.0
-    low, high = np.percentile(values, [tail, 100.0 - tail], method=PERCENTILE_METHOD)
+    low, high = np.percentile(values, [tail, 100.0 - tail], axis=axis, method=PERCENTILE_METHOD)
+    return low, high
+
+
+def percentile_interval(values: FloatArray, level: float) -> tuple[float, float]:
+    """The central `level` percentile interval of `values`."""
+    low, high = percentile_bounds(values, level)
     return float(low), float(high)
 
 

@@ -77,7 +77,6 @@ class RuleExtractor:
 class _Document:
     """What is read once per document and shared by every model and claim."""
 
-    text: str  # without HTML comments
     body: str  # without front matter
     plain: str  # body without Markdown marks, whitespace collapsed
     lowered_body: str
@@ -96,7 +95,6 @@ def read_rules(text: str) -> Extraction:
     plain = strip_markup(body)
     link = _WEIGHTS_LINK.search(plain)
     document = _Document(
-        text=text,
         body=body,
         plain=plain,
         lowered_body=body.lower(),

@@ -50,8 +50,6 @@ class Table:
     header_line: str
     row_lines: list[str]
     caption: str
-    start: int
-    end: int
 
 
 def is_table_line(line: str) -> bool:
@@ -91,8 +89,6 @@ def find_tables(lines: list[str]) -> list[Table]:
                     header_line=block[0].strip(),
                     row_lines=[line.strip() for line in block[1:]],
                     caption=_caption(lines, start, index),
-                    start=start,
-                    end=index,
                 )
             )
     return tables

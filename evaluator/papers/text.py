@@ -288,7 +288,7 @@ class _TextParser(HTMLParser):
 
     def _end_cell(self) -> None:
         if self._cell is not None and self._row is not None:
-            self._row.append(" ".join("".join(self._cell).replace("|", "/").split()))
+            self._row.append("".join(self._cell))  # cleaned once, by _markdown_row
         self._cell = None
 
     def _end_row(self) -> None:
