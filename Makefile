@@ -20,7 +20,8 @@ AXE_VERSION := 4.14.1
 install: $(STAMP)
 
 $(STAMP): pyproject.toml requirements.lock
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || { [ "$$(id -u)" = 0 ] && apt-get update -qq \
+	  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv && rm -rf $(VENV) && $(PYTHON) -m venv $(VENV); }
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -c requirements.lock -e '.[test]'
 	touch $(STAMP)
@@ -39,9 +40,12 @@ browser: $(AXE)
 	  else echo "browser: $(CHROMIUM) is missing and apt-get needs root; the browser tests will be skipped"; fi; \
 	fi
 
+# npm comes with the machine's Node.js; where it is missing, Debian's npm (as root), else the axe test skips.
 $(AXE):
-	mkdir -p $(NPM_DIR)
-	npm install --prefix $(NPM_DIR) --no-audit --no-fund --save-exact axe-core@$(AXE_VERSION)
+	@command -v npm >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm; } || true
+	@if command -v npm >/dev/null 2>&1; then \
+	  mkdir -p $(NPM_DIR) && npm install --prefix $(NPM_DIR) --no-audit --no-fund --save-exact axe-core@$(AXE_VERSION); \
+	else echo "npm could not be installed: the accessibility test will be skipped"; fi
 
 test: install browser system-tools
 	$(BIN)/python -m pytest -q -m "not slow"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -19,6 +18,7 @@ import pytest
 
 from tests.fake_llm import FakeLLM
 from tests.killing import kill_inside
+from tests.review_support import query
 from tests.snapshots import integrity, results_without_their_file
 from tests.test_evaluator_harness import DEMO, demo_instances, request, scripted
 from tools.evaluate import evaluate
@@ -70,14 +70,6 @@ def prepare(db: Path) -> None:
     )
 
 
-def rows(db: Path, sql: str) -> list[tuple[object, ...]]:
-    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        return connection.execute(sql).fetchall()
-    finally:
-        connection.close()
-
-
 def test_an_evaluation_killed_while_writing_its_predictions_resumes_to_the_uninterrupted_result(
     tmp_path: Path,
 ) -> None:
@@ -100,8 +92,8 @@ def test_an_evaluation_killed_while_writing_its_predictions_resumes_to_the_unint
             break
     assert landed, "the kill never landed inside the predictions write"
     assert integrity(db) == "ok"
-    assert rows(db, "SELECT COUNT(*) FROM results") == [(0,)]
-    assert rows(db, "SELECT status FROM runs") == [("running",)]  # its owner is dead: reported as stale
+    assert query(db, "SELECT COUNT(*) FROM results") == [(0,)]
+    assert query(db, "SELECT status FROM runs") == [("running",)]  # its owner is dead: reported as stale
 
     stale = subprocess.run(evaluation(db, command), capture_output=True, text=True, timeout=300)
     assert stale.returncode == 3 and "--resume" in orjson.loads(stale.stdout)["message"]
@@ -110,7 +102,7 @@ def test_an_evaluation_killed_while_writing_its_predictions_resumes_to_the_unint
     result = orjson.loads(resumed.stdout)
     assert result["run_id"] == reference["run_id"] and result["metrics"] == reference["metrics"]
     assert result["predictions"]["sha256"] == reference["predictions"]["sha256"]
-    assert rows(db, "SELECT COUNT(*) FROM results") == [(1,)]
+    assert query(db, "SELECT COUNT(*) FROM results") == [(1,)]
     assert results_without_their_file(db, artifacts) == []
     assert list(artifacts.glob("*/.*.tmp")) == []
 
@@ -177,16 +169,16 @@ def test_a_full_disk_under_the_predictions_fails_the_run_cleanly_and_resume_fini
         assert outcome["outcome"] == "failed" and "No space left on device" in outcome["message"]
         assert "Traceback" not in full.stderr
         assert list(artifacts.rglob("*.tmp")) == [] and list(artifacts.rglob("*.parquet")) == []
-        assert integrity(db) == "ok" and rows(db, "SELECT COUNT(*) FROM results") == [(0,)]
-        assert rows(db, "SELECT status FROM runs")[0][0] == "failed"
-        assert "No space left" in str(rows(db, "SELECT error FROM runs")[0][0])
-        cached = rows(db, "SELECT COUNT(*) FROM run_items")[0][0]
+        assert integrity(db) == "ok" and query(db, "SELECT COUNT(*) FROM results") == [(0,)]
+        assert query(db, "SELECT status FROM runs")[0][0] == "failed"
+        assert "No space left" in str(query(db, "SELECT error FROM runs")[0][0])
+        cached = query(db, "SELECT COUNT(*) FROM run_items")[0][0]
     roomy = tmp_path / "roomy-artifacts"
     resumed = subprocess.run(
         evaluation(db, command, "--artifacts", str(roomy), "--resume"), capture_output=True, text=True, timeout=300
     )
     assert resumed.returncode == 0, resumed.stderr
-    assert rows(db, "SELECT COUNT(*) FROM run_items")[0][0] == cached  # nothing was asked again
+    assert query(db, "SELECT COUNT(*) FROM run_items")[0][0] == cached  # nothing was asked again
     assert results_without_their_file(db, roomy) == []
 
 
@@ -205,6 +197,6 @@ def test_a_full_disk_under_an_import_stores_nothing_and_says_why(tmp_path: Path)
         assert full.returncode == 1 and "No space left on device" in full.stderr
         assert "Traceback" not in full.stderr
         assert list(artifacts.rglob("*.tmp")) == [] and list(artifacts.rglob("*.parquet")) == []
-    assert integrity(db) == "ok" and rows(db, "SELECT COUNT(*) FROM results") == [(0,)]
+    assert integrity(db) == "ok" and query(db, "SELECT COUNT(*) FROM results") == [(0,)]
     assert pq.read_metadata(bundle / "predictions.parquet").num_rows > 0  # the bundle itself is untouched
     assert os.access(bundle / "result.json", os.R_OK)

@@ -23,7 +23,7 @@ import pytest
 
 from server.cli import main
 from tests.killing import kill_inside
-from tests.review_support import DEMO, HARI_CARD
+from tests.review_support import DEMO, HARI_CARD, query
 
 BENCHTOWARD = [sys.executable, "-m", "server.cli"]
 WAL_WRITE_LOCK_BYTE = 120  # WALINDEX_LOCK_OFFSET + WAL_WRITE_LOCK in SQLite's unix VFS
@@ -31,14 +31,6 @@ WAL_HEADER, FRAME_HEADER = 32, 24
 ENDPOINT = "http://127.0.0.1:9/v1"  # never called: approving only queues the job
 
 pytestmark = pytest.mark.skipif(not Path("/proc/locks").exists(), reason="needs Linux /proc/locks")
-
-
-def rows(db: Path, sql: str) -> list[tuple[object, ...]]:
-    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
-    try:
-        return connection.execute(sql).fetchall()
-    finally:
-        connection.close()
 
 
 def commit_frames(wal: Path) -> int:
@@ -72,8 +64,12 @@ def holds_write_lock(pid: int, shm: Path) -> bool:
 def fresh_copy(source: Path, target: Path) -> sqlite3.Connection:
     """A copy of the database with an empty WAL, and a connection kept open on it so that the WAL outlives the
     process that writes it (SQLite deletes it when the last connection closes)."""
-    with sqlite3.connect(source) as origin, sqlite3.connect(target) as copy:
+    origin, copy = sqlite3.connect(source), sqlite3.connect(target)
+    try:
         origin.backup(copy)
+    finally:
+        origin.close()
+        copy.close()
     keeper = sqlite3.connect(target)
     keeper.execute("PRAGMA journal_mode=WAL")
     keeper.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -92,8 +88,8 @@ def test_an_approval_killed_inside_its_transaction_leaves_nothing_and_approving_
     capsys.readouterr()  # the token
     assert main(["papers", "read", str(HARI_CARD), "--propose", "--json", "--as", "alice", "--db", str(base)]) == 0
     item = next(i for i in orjson.loads(capsys.readouterr().out)["items"] if i["task"] == DEMO)
-    model = rows(base, f"SELECT model_slug FROM proposals WHERE id = {item['proposal_id']}")[0][0]
-    assert rows(base, f"SELECT status FROM proposals WHERE run_key IS NULL AND model_slug = '{model}'") == [
+    model = query(base, f"SELECT model_slug FROM proposals WHERE id = {item['proposal_id']}")[0][0]
+    assert query(base, f"SELECT status FROM proposals WHERE run_key IS NULL AND model_slug = '{model}'") == [
         ("pending",)
     ]  # the model is only proposed: the approval registers it in the same transaction
 
@@ -105,7 +101,7 @@ def test_an_approval_killed_inside_its_transaction_leaves_nothing_and_approving_
         assert commit_frames(Path(f"{reference}-wal")) == 1  # the command's only write is the approval
     finally:
         keeper.close()
-    assert rows(reference, "SELECT COUNT(*) FROM jobs") == [(1,)]
+    assert query(reference, "SELECT COUNT(*) FROM jobs") == [(1,)]
 
     landed, db = False, tmp_path / "victim.db"
     for _ in range(12):  # the transaction lasts milliseconds: try again if the process got through it first
@@ -125,20 +121,20 @@ def test_an_approval_killed_inside_its_transaction_leaves_nothing_and_approving_
             break
     assert landed, "the kill never landed inside the approval's transaction"
 
-    assert rows(db, "PRAGMA integrity_check") == [("ok",)]
+    assert query(db, "PRAGMA integrity_check") == [("ok",)]
     statuses = "SELECT status FROM proposals ORDER BY id"
-    assert rows(db, statuses) == rows(base, statuses)
-    assert rows(db, "SELECT COUNT(*) FROM jobs") == [(0,)]
-    assert rows(db, f"SELECT COUNT(*) FROM models WHERE slug = '{model}'") == [(0,)]
-    assert rows(db, "SELECT COUNT(*) FROM audit_log WHERE action = 'approve'") == [(0,)]
+    assert query(db, statuses) == query(base, statuses)
+    assert query(db, "SELECT COUNT(*) FROM jobs") == [(0,)]
+    assert query(db, f"SELECT COUNT(*) FROM models WHERE slug = '{model}'") == [(0,)]
+    assert query(db, "SELECT COUNT(*) FROM audit_log WHERE action = 'approve'") == [(0,)]
 
     again = subprocess.run(approve(db, item["proposal_id"]), capture_output=True, text=True, timeout=120)
     assert again.returncode == 0, again.stderr
-    assert rows(db, "SELECT COUNT(*) FROM jobs") == [(1,)]
-    assert rows(db, f"SELECT status FROM models WHERE slug = '{model}'") == rows(
+    assert query(db, "SELECT COUNT(*) FROM jobs") == [(1,)]
+    assert query(db, f"SELECT status FROM models WHERE slug = '{model}'") == query(
         reference, f"SELECT status FROM models WHERE slug = '{model}'"
     )
     twice = subprocess.run(approve(db, item["proposal_id"]), capture_output=True, text=True, timeout=120)
     assert twice.returncode != 0 and "approved already" in twice.stderr
-    assert rows(db, "SELECT COUNT(*) FROM jobs") == [(1,)]
+    assert query(db, "SELECT COUNT(*) FROM jobs") == [(1,)]
     shutil.rmtree(tmp_path / "artifacts", ignore_errors=True)
