@@ -21,7 +21,7 @@ from server.errors import HANDLERS, UnexpectedErrors
 from server.mcp_tools import build_mcp, transport_security
 from server.middleware import AccessLog, BodyLimit, SecurityHeaders
 from server.openapi import openapi_document
-from server.review_api import UPLOAD_LIMIT, review_routes
+from server.review_api import review_routes
 from server.runtime import Runtime, load_secret
 from server.settings import Settings
 from store import Store
@@ -31,6 +31,7 @@ from tools.ranking import refresh_stale
 from tools.registry import Registry
 from tools.seed import sync_specs
 from web.benchmarks import benchmark_page_routes
+from web.bodies import UPLOAD_LIMIT
 from web.pages import known_page, page_routes
 from web.review_pages import review_routes_for
 from web.withdraw_pages import withdraw_routes

@@ -15,7 +15,6 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 from starlette.datastructures import UploadFile
-from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -44,9 +43,16 @@ from tools.refs import TASK_VERSION_SCHEMA
 from tools.results import RUN_ID_PATTERN
 from tools.schemas import ResultDetail, Shape
 from tools.tasks import TaskDetail
-from web.bodies import FORM_LIMIT, JSON_LIMIT, json_body, limited, parse_json, read_body, validate
-
-UPLOAD_LIMIT = reading.MAX_DOCUMENT_BYTES + 64 * 1024  # the document and the multipart envelope around it
+from web.bodies import (
+    FORM_LIMIT,
+    JSON_LIMIT,
+    json_body,
+    parse_json,
+    read_body,
+    read_upload,
+    read_upload_form,
+    validate,
+)
 
 
 class RunIdPath(Shape):
@@ -116,24 +122,16 @@ async def paper_source(call: Call) -> tuple[bytes, str]:
     """The uploaded document, or the document at the given URL (fetched only when online)."""
     request = call.request
     if request.headers.get("content-type", "").startswith("multipart/form-data"):
-        try:
-            form = await limited(request, UPLOAD_LIMIT).form(max_files=1, max_fields=5, max_part_size=8192)
-        except HTTPException as error:
-            raise BadRequest(f"malformed multipart body: {str(error.detail)[:200]}") from None
+        form = await read_upload_form(request)
         try:
             upload = form.get("file")
             if isinstance(upload, UploadFile):
-                content = await upload.read(reading.MAX_DOCUMENT_BYTES + 1)
-                if len(content) > reading.MAX_DOCUMENT_BYTES:
-                    raise PayloadTooLarge(f"the document is over the limit of {reading.MAX_DOCUMENT_BYTES} bytes")
-                return content, (upload.filename or "upload")[:200]
+                return await read_upload(upload)
         finally:
             await form.close()  # spooled upload files are closed (and deleted) at once
         raise BadRequest('give the document as the multipart field `file`, or send JSON {"url": ...}')
     url = validate(reading.PaperUrl, parse_json(await read_body(request, JSON_LIMIT))).url
-    if call.runtime.offline:  # the request is fine; this server's configuration refuses it
-        raise Conflict("this server is offline (--offline): upload the file instead of a URL")
-    return await reading.fetch_document(url)
+    return await reading.fetch_paper(url, offline=call.runtime.offline)
 
 
 async def read_paper(call: Call) -> BaseModel:

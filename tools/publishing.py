@@ -19,6 +19,7 @@ from store import models as model_store
 from store import results as result_store
 from store import tasks as task_store
 from store import withdrawals as withdrawal_store
+from store.tasks import Task
 from store.withdrawals import WithdrawalRequest
 from tools.audit import append
 from tools.errors import BadRequest, Conflict, WithdrawalNotFound
@@ -34,6 +35,11 @@ from tools.tasks import GetTaskQuery, TaskDetail, get_task
 
 TASK_MOVES = {("building", "in_review"), ("building", "published"), ("in_review", "published"),
               ("in_review", "building")}
+
+
+def unpublished_tasks(registry: Registry) -> list[Task]:
+    """Task versions still building or in review, for the maintainers' queue."""
+    return [task for task in task_store.list_tasks(registry.store) if task.status != "published"]
 
 
 class RequestIdPath(Shape):

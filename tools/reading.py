@@ -21,7 +21,7 @@ from evaluator.papers.text import DEFAULT_MAX_BYTES
 from store import proposals as proposal_store
 from store.proposals import Reading
 from tools.audit import append
-from tools.errors import BadDocument, BadRequest, ExtractorFailed, FetchFailed, NotFound, PayloadTooLarge
+from tools.errors import BadDocument, BadRequest, Conflict, ExtractorFailed, FetchFailed, NotFound, PayloadTooLarge
 from tools.maintainers import Actor
 from tools.proposals import ProposedItem, candidates, outcome_json
 from tools.registry import Registry
@@ -136,6 +136,14 @@ def document_name(url: str, content_type: str) -> str:
     kind = content_type.split(";")[0].strip().lower()
     suffix = next((s for key, s in SUFFIXES.items() if key in kind), ".txt")
     return f"{name[:180]}{suffix}"
+
+
+async def fetch_paper(url: str, *, offline: bool) -> tuple[bytes, str]:
+    """The document at a paper's URL for the review API and pages. An offline server refuses with 409 conflict:
+    the request is fine, the server's configuration refuses it."""
+    if offline:
+        raise Conflict("this server is offline (--offline): upload the file instead of a URL")
+    return await fetch_document(url)
 
 
 async def fetch_document(

@@ -7,16 +7,18 @@ from typing import Any, TypeVar
 
 import orjson
 from pydantic import BaseModel, ValidationError
-from starlette.datastructures import FormData
+from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.types import Message
 
 from tools.errors import BadRequest, PayloadTooLarge
+from tools.reading import MAX_DOCUMENT_BYTES
 
 M = TypeVar("M", bound=BaseModel)
 FORM_LIMIT = 16 * 1024
 JSON_LIMIT = 256 * 1024
+UPLOAD_LIMIT = MAX_DOCUMENT_BYTES + 64 * 1024  # a paper upload: the document and the multipart envelope around it
 
 
 def check_length(header: str | None, limit: int) -> None:
@@ -55,6 +57,22 @@ async def read_form(request: Request, limit: int = FORM_LIMIT, max_files: int = 
         return await limited(request, limit).form(max_files=max_files, max_fields=20, max_part_size=limit)
     except HTTPException as error:
         raise BadRequest(f"malformed form: {str(error.detail)[:200]}") from None
+
+
+async def read_upload_form(request: Request) -> FormData:
+    """A multipart form carrying one document (the review API's and the review page's paper uploads)."""
+    try:
+        return await limited(request, UPLOAD_LIMIT).form(max_files=1, max_fields=5, max_part_size=8192)
+    except HTTPException as error:
+        raise BadRequest(f"malformed multipart body: {str(error.detail)[:200]}") from None
+
+
+async def read_upload(upload: UploadFile) -> tuple[bytes, str]:
+    """An uploaded document and its name, refused past the document limit."""
+    content = await upload.read(MAX_DOCUMENT_BYTES + 1)
+    if len(content) > MAX_DOCUMENT_BYTES:
+        raise PayloadTooLarge(f"the document is over the limit of {MAX_DOCUMENT_BYTES} bytes")
+    return content, (upload.filename or "upload")[:200]
 
 
 def parse_json(body: bytes) -> Any:

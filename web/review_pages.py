@@ -9,16 +9,14 @@ from collections.abc import Awaitable, Callable
 from urllib.parse import quote
 
 from starlette.datastructures import UploadFile
-from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from store import tasks as task_store
 from tools import audit, publishing, reading, review
-from tools.errors import BadRequest, Conflict, Forbidden, PayloadTooLarge, Unauthorized
+from tools.errors import BadRequest, Forbidden, Unauthorized
 from tools.schemas import ROW_ID_MAX
-from web.bodies import limited, validate
+from web.bodies import read_upload, read_upload_form, validate
 from web.pages import render
 from web.review_auth import (
     ReviewSite,
@@ -33,7 +31,6 @@ from web.review_auth import (
 )
 
 Page = Callable[[Request], Awaitable[Response]]
-UPLOAD_LIMIT = reading.MAX_DOCUMENT_BYTES + 64 * 1024
 
 
 def back(path: str, notice: str) -> Response:
@@ -59,7 +56,7 @@ def review_routes_for(site: ReviewSite) -> list[BaseRoute]:
         jobs = await review.list_jobs(registry, review.JobsQuery(limit=20))
         waiting = await publishing.results_in_review(registry, publishing.InReviewQuery())
         requests = await publishing.withdrawal_requests(registry, publishing.WithdrawalsQuery())
-        unpublished = [t for t in task_store.list_tasks(registry.store) if t.status != "published"]
+        unpublished = publishing.unpublished_tasks(registry)
         return render("review_queue.html", title="Review", who=who, items=pending.items, jobs=jobs.jobs,
                       results=waiting.results, requests=requests.requests, tasks=unpublished,
                       readings=reading.recent_readings(registry, 10), notice=request.query_params.get("notice", ""))
@@ -130,10 +127,7 @@ def review_routes_for(site: ReviewSite) -> list[BaseRoute]:
         who = signed_in(site, request)
         if who is None:
             raise Unauthorized("log in at /review/login first")
-        try:  # the CSRF token is a field of this multipart form, so the form is read (within its limit) first
-            form = await limited(request, UPLOAD_LIMIT).form(max_files=1, max_fields=5, max_part_size=8192)
-        except HTTPException as error:
-            raise BadRequest(f"malformed form: {str(error.detail)[:200]}") from None
+        form = await read_upload_form(request)  # the CSRF token is one of its fields: the form is read first
         try:
             if not site.keys.csrf_matches(who.session, str(form.get("csrf", "")) or None):
                 raise Forbidden("the form's CSRF token is missing or wrong; reload the page and try again")
@@ -146,15 +140,10 @@ def review_routes_for(site: ReviewSite) -> list[BaseRoute]:
 
     async def uploaded(upload: object, url: str) -> tuple[bytes, str]:
         if isinstance(upload, UploadFile) and upload.filename:
-            content = await upload.read(reading.MAX_DOCUMENT_BYTES + 1)
-            if len(content) > reading.MAX_DOCUMENT_BYTES:
-                raise PayloadTooLarge(f"the document is over the limit of {reading.MAX_DOCUMENT_BYTES} bytes")
-            return content, upload.filename[:200]
+            return await read_upload(upload)
         if not url:
             raise BadRequest("choose a file or give a URL")
-        if site.offline:
-            raise Conflict("this server is offline: upload the file instead of a URL")
-        return await reading.fetch_document(validate(reading.PaperUrl, {"url": url}).url)
+        return await reading.fetch_paper(validate(reading.PaperUrl, {"url": url}).url, offline=site.offline)
 
     async def login_form(request: Request) -> Response:
         return login_page(site, request)
