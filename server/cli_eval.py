@@ -27,17 +27,12 @@ DEMO_RUNS = (
 EXIT_CODES = {"computed": 0, "existing": 0, "in_progress": 0, "stale": 3, "failed": 4}
 
 
-def cache_root(settings: Settings) -> Path:
-    """Where generated demo data lives when BENCHTOWARD_DATA is not set: beside the database."""
-    return settings.data_cache
-
-
 def request_of(args: argparse.Namespace, settings: Settings) -> EvalRequest:
     return EvalRequest(
         model=args.model,
         task=args.task,
         data=settings.data,
-        cache_root=cache_root(settings),
+        cache_root=settings.data_cache,
         endpoint=args.endpoint,
         model_id=args.model_id,
         api_key_env=args.api_key_env,
@@ -109,7 +104,7 @@ def models_add(args: argparse.Namespace, settings: Settings) -> int:
 
 def data_check_command(args: argparse.Namespace, settings: Settings) -> int:
     async def work(registry: Registry) -> data_check.DataCheck:
-        request = EvalRequest(model="-", task=args.task, data=settings.data, cache_root=cache_root(settings))
+        request = EvalRequest(model="-", task=args.task, data=settings.data, cache_root=settings.data_cache)
         return await data_check.check(registry, request)
 
     report = run_with_registry(settings, work)
@@ -150,7 +145,7 @@ def demo_command(args: argparse.Namespace, settings: Settings) -> int:
         outcomes = []
         for model, task in DEMO_RUNS:
             request = EvalRequest(
-                model=model, task=task, data=settings.data, cache_root=cache_root(settings), publish=True
+                model=model, task=task, data=settings.data, cache_root=settings.data_cache, publish=True
             )
             outcomes.append(await evaluate(registry, request))
         return outcomes

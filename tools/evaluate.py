@@ -199,18 +199,32 @@ def owner_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+def owner_alive(owner: str | None) -> bool:
+    """False when the owner (host:pid, perhaps :more) is a process on this host that no longer exists."""
+    host, _, rest = (owner or "").partition(":")
+    pid = rest.split(":", 1)[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
+
+
+def heartbeat_stale(at: str | None, seconds: float, now: datetime | None = None) -> bool:
+    """No heartbeat at all, or none for more than `seconds`."""
+    if at is None:
+        return True
+    beat = datetime.strptime(at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    return ((now or datetime.now(UTC)) - beat).total_seconds() > seconds
+
+
 def claim_is_stale(run: Run) -> bool:
     """No heartbeat for STALE_AFTER_SECONDS, or the owner process on this host is gone."""
-    host, _, pid = run.owner.rpartition(":")
-    if host == socket.gethostname() and pid.isdigit():
-        try:
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
-            return True
-        except PermissionError:
-            pass
-    beat = datetime.strptime(run.heartbeat_at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
-    return (datetime.now(UTC) - beat).total_seconds() > STALE_AFTER_SECONDS
+    return not owner_alive(run.owner) or heartbeat_stale(run.heartbeat_at, STALE_AFTER_SECONDS)
 
 
 def existing_outcome(registry: Registry, key: str) -> EvalOutcome | None:

@@ -16,7 +16,7 @@ import os
 import secrets
 import socket
 import time
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 from store import jobs as job_store
@@ -24,7 +24,7 @@ from store import models as model_store
 from store.jobs import Job
 from tools.audit import append
 from tools.errors import AppError
-from tools.evaluate import EvalOutcome, EvalRequest, evaluate
+from tools.evaluate import EvalOutcome, EvalRequest, evaluate, heartbeat_stale, owner_alive
 from tools.maintainers import Actor
 from tools.registry import Registry
 
@@ -35,28 +35,11 @@ JOB_STALE_SECONDS = 30.0
 POLL_SECONDS = 2.0
 
 
-def owner_alive(owner: str | None) -> bool:
-    """False when the owner is a process on this host that no longer exists."""
-    host, _, rest = (owner or "").partition(":")
-    pid = rest.split(":", 1)[0]
-    if host != socket.gethostname() or not pid.isdigit():
-        return True
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    return True
-
-
 def claim_is_stale(job: Job, now: datetime | None = None) -> bool:
+    """A running job whose owner process on this host is gone, or whose heartbeat stopped."""
     if job.status != "running":
         return False
-    if not owner_alive(job.owner) or job.heartbeat_at is None:
-        return True
-    beat = datetime.strptime(job.heartbeat_at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
-    return ((now or datetime.now(UTC)) - beat).total_seconds() > JOB_STALE_SECONDS
+    return not owner_alive(job.owner) or heartbeat_stale(job.heartbeat_at, JOB_STALE_SECONDS, now)
 
 
 class JobWorker:
