@@ -59,9 +59,9 @@ def parameters(query: type[BaseModel], path: str) -> list[dict[str, Any]]:
 
 
 def error_responses(errors: tuple[type[Exception], ...]) -> dict[str, Any]:
-    codes = {400: [BadRequest.code]}
+    codes = {400: {BadRequest.code}}
     for error in errors:
-        codes.setdefault(error.status, []).append(error.code)  # type: ignore[attr-defined]
+        codes.setdefault(error.status, set()).add(error.code)  # type: ignore[attr-defined]
     return {
         str(status): {
             "description": "Error: " + ", ".join(sorted(names)),

@@ -9,10 +9,11 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode
 
-from server.openapi import ERROR_REF, parameters
+from server.openapi import error_responses as openapi_error_responses
+from server.openapi import parameters
 from server.review_api import ROUTES, PaperUpload, ReviewRoute
 from tools import reading
-from tools.errors import AppError, BadRequest, PayloadTooLarge, RateLimited, Unauthorized
+from tools.errors import AppError, PayloadTooLarge, RateLimited, Unauthorized
 
 BEARER = {
     "type": "http",
@@ -33,19 +34,12 @@ def review_models() -> list[tuple[type[BaseModel], JsonSchemaMode]]:
 
 
 def error_responses(route: ReviewRoute) -> dict[str, Any]:
-    errors: list[type[AppError]] = [BadRequest, *route.errors]
+    errors: list[type[AppError]] = [*route.errors]
     if route.maintainers:
         errors += [Unauthorized, RateLimited]
     if route.body is not None:
         errors.append(PayloadTooLarge)
-    codes: dict[int, set[str]] = {}
-    for error in errors:
-        codes.setdefault(error.status, set()).add(error.code)
-    return {
-        str(status): {"description": "Error: " + ", ".join(sorted(names)),
-                      "content": {"application/json": {"schema": ERROR_REF}}}
-        for status, names in sorted(codes.items())
-    }
+    return openapi_error_responses(tuple(errors))  # bad_request (400) is added there
 
 
 def request_body(route: ReviewRoute, key_map: KeyMap) -> dict[str, Any] | None:

@@ -281,7 +281,11 @@ async def benchmark_link(registry: Registry, id: str | None) -> BenchmarkLink | 
     catalog."""
     if not id:
         return None
-    stored = catalog_store.get_revision(registry.store, id)
+    return registry.remember(("benchmark_link", id), lambda: build_benchmark_link(registry, id))
+
+
+def build_benchmark_link(registry: Registry, id: str) -> BenchmarkLink | None:
+    stored = catalog_store.get_revision(registry.store, id)  # the whole entry (up to 1 MB): once per change
     if stored is None:
         return None
     name = orjson.loads(stored.entry_json)["page"]["name"]
