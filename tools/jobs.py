@@ -62,22 +62,18 @@ class JobWorker:
         self._wake.set()
 
     async def run_forever(self) -> None:
-        try:
-            while True:
-                self._wake.clear()
-                await self.fill()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
-        finally:
-            await self.stop()
+        await self.run(exit_when_idle=False)
 
     async def drain(self) -> None:
         """Run until no job is left to claim and none is running (`benchtoward worker --exit-when-idle`)."""
+        await self.run(exit_when_idle=True)
+
+    async def run(self, exit_when_idle: bool) -> None:
         try:
             while True:
                 self._wake.clear()
                 await self.fill()
-                if not self._running and not self._deferred:
+                if exit_when_idle and not self._running and not self._deferred:
                     return
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
