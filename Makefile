@@ -77,6 +77,7 @@ audit: install
 	$(BIN)/python -m pytest -q -rs tests/test_packaging_audit.py
 
 lint: install
+	$(BIN)/python -m ruff format --check server tools store evaluator web tests bench
 	$(BIN)/python -m ruff check server tools store evaluator web tests bench
 	$(BIN)/python -m mypy
 

@@ -144,9 +144,7 @@ def study(scenario: Scenario, datasets: int, replicates: int, seed: int = 0) -> 
     for index in range(datasets):
         data = SIMULATORS[scenario.metric](rng, scenario)
         for naive in (False, True):
-            low, high = interval(
-                scenario, data, naive, replicates, f"coverage:{scenario.name}:{seed}:{index}"
-            )
+            low, high = interval(scenario, data, naive, replicates, f"coverage:{scenario.name}:{seed}:{index}")
             hits[naive] += low <= scenario.truth <= high
             widths[naive] += high - low
     return Coverage(
@@ -182,9 +180,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     arguments = parser.parse_args()
     started = time.perf_counter()
-    rows = [
-        study(scenario, arguments.datasets, arguments.replicates, arguments.seed) for scenario in SCENARIOS
-    ]
+    rows = [study(scenario, arguments.datasets, arguments.replicates, arguments.seed) for scenario in SCENARIOS]
     print(table(rows))
     print(
         f"\n{arguments.datasets} datasets per population, {arguments.replicates} replicates per interval, "

@@ -14,14 +14,21 @@ import sys
 
 import orjson
 
-REPLY = orjson.dumps({
-    "id": "bench", "object": "chat.completion", "created": 0, "model": "fixed",
-    "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "정답: A"}}],
-    "usage": {"prompt_tokens": 300, "completion_tokens": 5, "total_tokens": 305},
-})
+REPLY = orjson.dumps(
+    {
+        "id": "bench",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "fixed",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "정답: A"}}],
+        "usage": {"prompt_tokens": 300, "completion_tokens": 5, "total_tokens": 305},
+    }
+)
 RESPONSE = (
     b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: "
-    + str(len(REPLY)).encode() + b"\r\n\r\n" + REPLY
+    + str(len(REPLY)).encode()
+    + b"\r\n\r\n"
+    + REPLY
 )
 
 

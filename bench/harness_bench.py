@@ -31,8 +31,19 @@ def write_items(path: Path, count: int) -> None:
     with path.open("w", encoding="utf-8") as handle:
         for index in range(count):
             options = {letter: f"보기 {letter} {index}" for letter in "ABCDE"}
-            handle.write(json.dumps({"question_id": index, "question": f"벤치마크 문항 {index}", "exam": "",
-                                     "options": options, "answer": "ABCDE"[index % 5]}, ensure_ascii=False) + "\n")
+            handle.write(
+                json.dumps(
+                    {
+                        "question_id": index,
+                        "question": f"벤치마크 문항 {index}",
+                        "exam": "",
+                        "options": options,
+                        "answer": "ABCDE"[index % 5],
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
 
 
 async def run(db: Path, data: Path, url: str, concurrency: int) -> list[tuple[float, str]]:
@@ -45,9 +56,17 @@ async def run(db: Path, data: Path, url: str, concurrency: int) -> list[tuple[fl
     try:
         for model in ("bench/fixed-latency", "bench/fixed-latency-again"):
             started = time.perf_counter()
-            outcome = await evaluate(registry, EvalRequest(
-                model=model, task="clinicalqa@0", data=data, endpoint=url, model_id="fixed", concurrency=concurrency,
-            ))
+            outcome = await evaluate(
+                registry,
+                EvalRequest(
+                    model=model,
+                    task="clinicalqa@0",
+                    data=data,
+                    endpoint=url,
+                    model_id="fixed",
+                    concurrency=concurrency,
+                ),
+            )
             timings.append((time.perf_counter() - started, outcome.outcome))
         return timings
     finally:

@@ -42,8 +42,9 @@ def ensure_datasette() -> Path:
 
 
 def datasette_lookup_url(base: str, db: Path) -> str:
-    query = urllib.parse.urlencode({"sql": LOOKUP_SQL, "model": "model-007", "task": "clinicalqa", "version": 0,
-                                    "_shape": "array"})
+    query = urllib.parse.urlencode(
+        {"sql": LOOKUP_SQL, "model": "model-007", "task": "clinicalqa", "version": 0, "_shape": "array"}
+    )
     return f"{base}/{db.stem}.json?{query}"
 
 
@@ -74,18 +75,25 @@ def main() -> None:
     figures: dict[str, float] = {}
     with benchtoward(db) as url:
         lookup = f"{url}/v1/lookup?model=model-007&task=clinicalqa@0"
-        for name, target in (("trivial /healthz", f"{url}/healthz"), ("/v1/lookup", lookup),
-                             ("/v1/leaderboard", f"{url}/v1/leaderboard?task=clinicalqa@0&limit=50")):
+        for name, target in (
+            ("trivial /healthz", f"{url}/healthz"),
+            ("/v1/lookup", lookup),
+            ("/v1/leaderboard", f"{url}/v1/leaderboard?task=clinicalqa@0&limit=50"),
+        ):
             figures[name] = requests_per_second(target, args.connections, args.seconds)
         rtts = asyncio.run(mcp_round_trips(url, 200))
     port = free_port()
-    datasette = subprocess.Popen([str(ensure_datasette()), "serve", str(db), "--port", str(port)],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    datasette = subprocess.Popen(
+        [str(ensure_datasette()), "serve", str(db), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         base = f"http://127.0.0.1:{port}"
         wait_for(f"{base}/-/versions.json")
         figures["datasette lookup (same SQL as JSON)"] = requests_per_second(
-            datasette_lookup_url(base, db), args.connections, args.seconds)
+            datasette_lookup_url(base, db), args.connections, args.seconds
+        )
     finally:
         datasette.terminate()
         datasette.wait(timeout=30)
@@ -96,8 +104,10 @@ def main() -> None:
     theirs = figures["datasette lookup (same SQL as JSON)"]
     print(f"  lookup / trivial route                   {ours / trivial:9.2f}   (target >= 0.6)")
     print(f"  BenchToward lookup / datasette lookup    {ours / theirs:9.2f}   (target >= 2)")
-    print(f"  MCP lookup round trip (streamable HTTP)  median {statistics.median(rtts):.2f} ms, "
-          f"p95 {sorted(rtts)[int(0.95 * len(rtts))]:.2f} ms over {len(rtts)} sequential calls")
+    print(
+        f"  MCP lookup round trip (streamable HTTP)  median {statistics.median(rtts):.2f} ms, "
+        f"p95 {sorted(rtts)[int(0.95 * len(rtts))]:.2f} ms over {len(rtts)} sequential calls"
+    )
 
 
 if __name__ == "__main__":

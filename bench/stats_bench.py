@@ -60,10 +60,7 @@ class Timing:
     runs: int
 
     def __str__(self) -> str:
-        return (
-            f"{self.wall:7.3f} s wall (best of {self.runs}; median {self.median_wall:.3f} s), "
-            f"{self.cpu:.3f} s CPU"
-        )
+        return f"{self.wall:7.3f} s wall (best of {self.runs}; median {self.median_wall:.3f} s), {self.cpu:.3f} s CPU"
 
 
 def timed(function: Callable[[], Any], repeats: int) -> tuple[Timing, Any]:
@@ -193,9 +190,7 @@ def probe_memory() -> None:
 
 def peak_rss_of_fresh_process() -> tuple[int, int]:
     """Peak RSS of a separate process that only builds the data and computes our AUROC interval."""
-    probe = subprocess.run(
-        [sys.executable, __file__, "--probe-memory"], check=True, capture_output=True, text=True
-    )
+    probe = subprocess.run([sys.executable, __file__, "--probe-memory"], check=True, capture_output=True, text=True)
     before, after = probe.stdout.split()
     return int(before), int(after)
 
@@ -217,9 +212,7 @@ def verdict(value: float, target: float, unit: str, higher_is_better: bool = Fal
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--repeats", type=int, default=3, help="runs of our functions; the fastest is reported"
-    )
+    parser.add_argument("--repeats", type=int, default=3, help="runs of our functions; the fastest is reported")
     parser.add_argument(
         "--scipy-auroc-resamples",
         type=int,
@@ -231,9 +224,7 @@ def main() -> None:
     if arguments.probe_memory:
         probe_memory()
         return
-    print(
-        "single-threaded BLAS/OpenMP: OMP_NUM_THREADS=OPENBLAS_NUM_THREADS=MKL_NUM_THREADS=1 (before numpy)"
-    )
+    print("single-threaded BLAS/OpenMP: OMP_NUM_THREADS=OPENBLAS_NUM_THREADS=MKL_NUM_THREADS=1 (before numpy)")
     print(f"numpy {np.__version__}, scipy {scipy.__version__}; {os.cpu_count()} CPUs shared with other work")
     print(f"load average before: {' '.join(f'{load:.2f}' for load in os.getloadavg())}\n")
 
@@ -249,8 +240,7 @@ def main() -> None:
     for name, theirs in (("question indices", scipy_ranks), ("paired=True", scipy_paired)):
         wall, cpu = theirs.wall / ours_ranks.wall, theirs.cpu / ours_ranks.cpu
         print(
-            f"   speed ratio vs {name:<16}: {wall:.1f}x wall, {cpu:.1f}x CPU   "
-            f"{verdict(min(wall, cpu), 10, 'x', True)}"
+            f"   speed ratio vs {name:<16}: {wall:.1f}x wall, {cpu:.1f}x CPU   {verdict(min(wall, cpu), 10, 'x', True)}"
         )
     print(f"   ranges within 1 rank of scipy's (question indices) on both ends: {agree} of 50 models\n")
 
@@ -270,9 +260,7 @@ def main() -> None:
         f"{rss_peak / 2**20:.0f} MiB of a fresh process running only this ({rss_before / 2**20:.0f} MiB "
         f"before the call; /proc VmHWM)   {verdict(max(traced, rss_peak) / 2**30, 2, ' GiB')}"
     )
-    label = (
-        "full run" if subset == REPLICATES else f"{subset} resamples timed, x{scale:g} extrapolated linearly"
-    )
+    label = "full run" if subset == REPLICATES else f"{subset} resamples timed, x{scale:g} extrapolated linearly"
     print(
         f"   scipy.stats.bootstrap + roc_auc_score: {scipy_wall:8.1f} s wall ({label}; "
         f"measured {scipy_part.wall:.2f} s wall, {scipy_part.cpu:.2f} s CPU)"

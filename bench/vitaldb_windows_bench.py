@@ -59,9 +59,7 @@ def synthetic_grid(rng: np.random.Generator, n_samples: int) -> np.ndarray:
 
 
 def bench_windows(n_cases: int, hours: float) -> None:
-    definition = definition_from_spec(
-        next(f.spec for f in load_task_files() if f.spec.task == "vitaldb-ioh@0")
-    )
+    definition = definition_from_spec(next(f.spec for f in load_task_files() if f.spec.task == "vitaldb-ioh@0"))
     n_samples = int(hours * 3600 / definition.grid_seconds)
     rng = np.random.default_rng(20260101)
     case_windows(synthetic_grid(rng, n_samples), None, definition)  # warm-up: imports, first allocations
@@ -84,10 +82,7 @@ def bench_windows(n_cases: int, hours: float) -> None:
     rss_end = peak_rss_mib()
     print(f"windowing + labelling: {n_cases:,} cases x {hours:g} h ({n_samples:,} samples each), one core")
     print(f"  windows kept: {n_windows:,}   positive: {n_positive:,} ({n_positive / max(n_windows, 1):.1%})")
-    print(
-        f"  time: {timed:.2f} s   target: <= {TARGET_SECONDS:.0f} s   "
-        f"({1000 * timed / n_cases:.2f} ms per case)"
-    )
+    print(f"  time: {timed:.2f} s   target: <= {TARGET_SECONDS:.0f} s   ({1000 * timed / n_cases:.2f} ms per case)")
     print(f"  input windows + features (last, mean, min, slope), not in the target: {featured:.2f} s")
     print(
         f"  peak RSS growth: {rss_tenth - rss_start:.1f} MiB after {max(1, n_cases // 10):,} cases, "
@@ -99,9 +94,7 @@ def bench_files(n_cases: int) -> None:
     spec = next(f.spec for f in load_task_files() if f.spec.task == "vitaldb-ioh-synthetic@0")
     with tempfile.TemporaryDirectory() as directory:
         patients = max(1, round(n_cases / 1.24))  # the demo cohort has ~1.24 cases per patient
-        summary = write_synthetic_cohort(
-            Path(directory), CohortConfig(n_patients=patients, min_hours=4, max_hours=4)
-        )
+        summary = write_synthetic_cohort(Path(directory), CohortConfig(n_patients=patients, min_hours=4, max_hours=4))
         rss_start = rss_tenth = peak_rss_mib()
         started = time.perf_counter()
         n_read = n_windows = 0
@@ -111,9 +104,7 @@ def bench_files(n_cases: int) -> None:
             if n_read == 20:
                 rss_tenth = peak_rss_mib()
         elapsed = time.perf_counter() - started
-    print(
-        f"from files (.csv.gz: read + grid + windows + labels + features): {summary.n_cases:,} cases of 4 h"
-    )
+    print(f"from files (.csv.gz: read + grid + windows + labels + features): {summary.n_cases:,} cases of 4 h")
     print(f"  adult cases with a file: {n_read:,}   windows: {n_windows:,}")
     print(f"  time: {elapsed:.2f} s ({1000 * elapsed / max(n_read, 1):.1f} ms per case)")
     print(

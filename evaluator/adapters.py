@@ -105,7 +105,8 @@ class ChatEndpoint:
 
         if self.session is None:
             self.session = aiohttp.ClientSession(
-                headers=self.headers, timeout=aiohttp.ClientTimeout(total=self.config.timeout_seconds),
+                headers=self.headers,
+                timeout=aiohttp.ClientTimeout(total=self.config.timeout_seconds),
                 connector=aiohttp.TCPConnector(limit=self.config.concurrency),
             )
         return self.session

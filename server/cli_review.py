@@ -61,8 +61,11 @@ def maintainer_add(args: argparse.Namespace, settings: Settings) -> int:
     keys = Keys(load_secret(settings.secret_file))
     maintainer, token = with_actor(settings, args, lambda r, a: add_maintainer(r, keys, args.name, a))
     print(token)
-    print(f"maintainer {maintainer.name}: the token above is shown once and only its hash is stored; keep it "
-          "secret. Use it as 'Authorization: Bearer TOKEN' or at /review/login.", file=sys.stderr)
+    print(
+        f"maintainer {maintainer.name}: the token above is shown once and only its hash is stored; keep it "
+        "secret. Use it as 'Authorization: Bearer TOKEN' or at /review/login.",
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -105,17 +108,22 @@ async def document(source: str, settings: Settings) -> tuple[bytes, str]:
 
 def describe_record(record: Any) -> None:
     for model in record.models:
-        print(f"model {model.name} ({model.role}): weights {model.weights or 'not stated'}; base "
-              f"{model.base_model or '-'}; licence {model.license or '-'}")
+        print(
+            f"model {model.name} ({model.role}): weights {model.weights or 'not stated'}; base "
+            f"{model.base_model or '-'}; licence {model.license or '-'}"
+        )
     for claim in record.claims:
-        print(f"claim {claim.model or '?'} | {claim.dataset or '?'} {claim.task_variant or ''} | {claim.metric} "
-              f"{claim.raw_value or 'n/a'} {claim.setting or ''} -> {claim.mapping.task or 'not mapped'}: "
-              f"{claim.mapping.reason}")
+        print(
+            f"claim {claim.model or '?'} | {claim.dataset or '?'} {claim.task_variant or ''} | {claim.metric} "
+            f"{claim.raw_value or 'n/a'} {claim.setting or ''} -> {claim.mapping.task or 'not mapped'}: "
+            f"{claim.mapping.reason}"
+        )
 
 
 def papers_read(args: argparse.Namespace, settings: Settings) -> int:
     llm = paper_llm(settings)
     if not args.propose:
+
         async def just_read() -> Any:
             content, name = await document(args.source, settings)
             return await reading.read_record(content, name, llm)
@@ -173,8 +181,9 @@ def review_show(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def review_approve(args: argparse.Namespace, settings: Settings) -> int:
-    body = validate(review.ApproveRequest, {"why": args.why or "", "endpoint": args.endpoint,
-                                            "api_key_env": args.api_key_env})
+    body = validate(
+        review.ApproveRequest, {"why": args.why or "", "endpoint": args.endpoint, "api_key_env": args.api_key_env}
+    )
     item = with_actor(settings, args, lambda r, a: review.approve(r, a, args.id, body))
     show_item(item)
     if item.job is not None:
@@ -208,8 +217,10 @@ def review_results(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print_json(waiting)
     for result in [] if args.json else waiting.results:
-        print(f"{result.run_id} {result.model.slug} on {result.task}: {result.primary_metric} "
-              f"{result.metrics[0].value} (n={result.n}, {result.tier})")
+        print(
+            f"{result.run_id} {result.model.slug} on {result.task}: {result.primary_metric} "
+            f"{result.metrics[0].value} (n={result.n}, {result.tier})"
+        )
     return 0
 
 
@@ -235,17 +246,23 @@ def review_log(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def tasks_add(args: argparse.Namespace, settings: Settings) -> int:
-    body = validate(publishing.NewTaskVersion, {
-        "task_file": publishing.task_file_json(local_document(args.file)[0]), "note": args.note, "why": args.why or "",
-    })
+    body = validate(
+        publishing.NewTaskVersion,
+        {
+            "task_file": publishing.task_file_json(local_document(args.file)[0]),
+            "note": args.note,
+            "why": args.why or "",
+        },
+    )
     task = with_actor(settings, args, lambda r, a: publishing.add_task_version(r, a, body))
     print(f"{task.task} recorded ({task.status}), spec hash {task.spec_hash}")
     return 0
 
 
 def tasks_status(args: argparse.Namespace, settings: Settings, status: str | None = None) -> int:
-    body = validate(publishing.TaskStatusRequest, {"status": status or args.status, "note": args.note,
-                                                   "why": args.why or ""})
+    body = validate(
+        publishing.TaskStatusRequest, {"status": status or args.status, "note": args.note, "why": args.why or ""}
+    )
     task = with_actor(settings, args, lambda r, a: publishing.set_task_status(r, a, args.task, body))
     print(f"{task.task} is {task.status.replace('_', ' ')}; change note: {task.change_note}")
     return 0
@@ -280,8 +297,9 @@ def worker_command(args: argparse.Namespace, settings: Settings) -> int:
 # the parser ------------------------------------------------------------------------------------------------------
 
 
-def command(parent: Any, name: str, help_text: str, handler: Callable[..., int], settings: list[str],
-            acting: bool = False) -> argparse.ArgumentParser:
+def command(
+    parent: Any, name: str, help_text: str, handler: Callable[..., int], settings: list[str], acting: bool = False
+) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = parent.add_parser(name, help=help_text)
     add_settings(parser, settings)
     if acting:
@@ -292,18 +310,27 @@ def command(parent: Any, name: str, help_text: str, handler: Callable[..., int],
 
 def add_review_commands(commands: Any) -> None:
     group = commands.add_parser("maintainer", help="Maintainers and their tokens.").add_subparsers(
-        dest="maintainer_command", required=True)
-    command(group, "add", "Add a maintainer (or issue a new token); prints the token once.", maintainer_add, STORE,
-            True).add_argument("name")
+        dest="maintainer_command", required=True
+    )
+    command(
+        group, "add", "Add a maintainer (or issue a new token); prints the token once.", maintainer_add, STORE, True
+    ).add_argument("name")
     command(group, "list", "List maintainers.", maintainer_list, STORE)
     revoke = command(group, "revoke", "Revoke a maintainer's token.", maintainer_revoke, STORE, True)
     revoke.add_argument("name")
     revoke.add_argument("--why")
 
     papers = commands.add_parser("papers", help="The paper reader.").add_subparsers(
-        dest="papers_command", required=True)
-    read = command(papers, "read", "Read a paper or model card (file or URL) into a structured record.", papers_read,
-                   [*STORE, "data", "offline", "paper_llm_endpoint", "paper_llm_model", "paper_llm_key_env"], True)
+        dest="papers_command", required=True
+    )
+    read = command(
+        papers,
+        "read",
+        "Read a paper or model card (file or URL) into a structured record.",
+        papers_read,
+        [*STORE, "data", "offline", "paper_llm_endpoint", "paper_llm_model", "paper_llm_key_env"],
+        True,
+    )
     read.add_argument("source", help="A file (PDF, HTML, Markdown, CSV, text) or an http(s) URL.")
     read.add_argument("--json", action="store_true", help="Print the record (and proposals) as JSON.")
     read.add_argument("--propose", action="store_true", help="Also queue the missing models and runs for review.")
@@ -315,8 +342,9 @@ def add_review_commands(commands: Any) -> None:
     show = command(queue, "show", "Show one review item.", review_show, STORE)
     show.add_argument("id", type=int)
     show.add_argument("--json", action="store_true")
-    approve = command(queue, "approve", "Approve an item (a run is queued for the worker).", review_approve, STORE,
-                      True)
+    approve = command(
+        queue, "approve", "Approve an item (a run is queued for the worker).", review_approve, STORE, True
+    )
     approve.add_argument("id", type=int)
     approve.add_argument("--why")
     approve.add_argument("--endpoint", help="OpenAI-compatible base URL serving the model (runs).")
@@ -327,12 +355,15 @@ def add_review_commands(commands: Any) -> None:
     publish = command(queue, "publish", "Publish a result in review.", review_publish, STORE, True)
     publish.add_argument("run_id")
     publish.add_argument("--why")
-    withdraw = command(queue, "withdraw", "Withdraw a result (it stays visible with the reason).", review_withdraw,
-                       STORE, True)
+    withdraw = command(
+        queue, "withdraw", "Withdraw a result (it stays visible with the reason).", review_withdraw, STORE, True
+    )
     withdraw.add_argument("run_id")
     withdraw.add_argument("--why", required=True)
-    for name, help_text, handler in (("results", "Results waiting in review.", review_results),
-                                     ("withdrawals", "Open withdrawal requests.", review_withdrawals)):
+    for name, help_text, handler in (
+        ("results", "Results waiting in review.", review_results),
+        ("withdrawals", "Open withdrawal requests.", review_withdrawals),
+    ):
         command(queue, name, help_text, handler, STORE).add_argument("--json", action="store_true")
     log = command(queue, "log", "The audit log, newest first.", review_log, STORE)
     log.add_argument("--limit", type=int, default=50)
@@ -353,7 +384,12 @@ def add_review_commands(commands: Any) -> None:
     status.add_argument("--note")
     status.add_argument("--why")
 
-    worker = command(commands, "worker", "Run approved evaluation jobs (a separate evaluator process).",
-                     worker_command, [*STORE, "data"])
+    worker = command(
+        commands,
+        "worker",
+        "Run approved evaluation jobs (a separate evaluator process).",
+        worker_command,
+        [*STORE, "data"],
+    )
     worker.add_argument("--slots", type=int, default=1, help="Jobs at once (default 1).")
     worker.add_argument("--exit-when-idle", action="store_true", help="Stop when no job is left.")

@@ -60,8 +60,9 @@ class RunIdPath(Shape):
 
 
 class TaskPath(Shape):
-    task: str = Field(max_length=80, description="slug@version, e.g. clinicalqa@1.",
-                      json_schema_extra=TASK_VERSION_SCHEMA)
+    task: str = Field(
+        max_length=80, description="slug@version, e.g. clinicalqa@1.", json_schema_extra=TASK_VERSION_SCHEMA
+    )
 
 
 class PaperUpload(Shape):
@@ -175,48 +176,162 @@ async def request_withdrawal(call: Call) -> BaseModel:
 
 
 ROUTES: tuple[ReviewRoute, ...] = (
-    ReviewRoute("read_paper", "POST", "/v1/review/papers", "Read a paper or model card and propose the missing "
-                "models and runs", read_paper, reading.PaperReading, body=PaperUpload, status=201,
-                errors=(BadDocument, PayloadTooLarge, FetchFailed, ExtractorFailed, Conflict)),
-    ReviewRoute("review_queue", "GET", "/v1/review/queue", "The evaluator agent's proposals (pending by default)",
-                reader(review.review_queue), review.ReviewQueue, query=review.QueueQuery),
-    ReviewRoute("review_item", "GET", "/v1/review/items/{item_id}", "One proposal with its reasons, excerpt and job",
-                reader(review.get_item), review.ReviewItem, query=review.ItemQuery, errors=(ProposalNotFound,)),
-    ReviewRoute("approve_item", "POST", "/v1/review/items/{item_id}/approve", "Approve a proposal: register the "
-                "model, or queue the run for the evaluator", approve_item, review.ReviewItem,
-                query=review.ItemQuery, body=review.ApproveRequest, errors=(ProposalNotFound, Conflict)),
-    ReviewRoute("reject_item", "POST", "/v1/review/items/{item_id}/reject", "Reject a proposal with a reason",
-                maintainer(review.reject, "item_id"), review.ReviewItem, query=review.ItemQuery,
-                body=review.RejectRequest, errors=(ProposalNotFound, Conflict)),
-    ReviewRoute("review_jobs", "GET", "/v1/review/jobs", "Evaluation jobs of approved runs",
-                reader(review.list_jobs), review.JobList, query=review.JobsQuery),
-    ReviewRoute("results_in_review", "GET", "/v1/review/results", "Results computed and waiting to be published",
-                reader(publishing.results_in_review), publishing.ResultsInReview, query=publishing.InReviewQuery),
-    ReviewRoute("publish_result", "POST", "/v1/review/results/{run_id}/publish", "Publish a result: it enters its "
-                "leaderboard and rank ranges", maintainer(publishing.publish_result, "run_id"), ResultDetail,
-                query=RunIdPath, body=publishing.DecisionRequest, errors=(RunNotFound, Conflict)),
-    ReviewRoute("withdraw_result", "POST", "/v1/review/results/{run_id}/withdraw", "Withdraw a result: it leaves "
-                "leaderboards and rank ranges; its page stays with the reason",
-                maintainer(publishing.withdraw_result, "run_id"), ResultDetail, query=RunIdPath,
-                body=publishing.WithdrawRequest, errors=(RunNotFound, Conflict)),
-    ReviewRoute("withdrawal_requests", "GET", "/v1/review/withdrawals", "Authors' withdrawal requests",
-                reader(publishing.withdrawal_requests), publishing.WithdrawalList, query=publishing.WithdrawalsQuery),
-    ReviewRoute("decline_withdrawal", "POST", "/v1/review/withdrawals/{request_id}/decline", "Close a withdrawal "
-                "request without withdrawing", maintainer(publishing.decline_withdrawal, "request_id"),
-                publishing.WithdrawalInfo, query=publishing.RequestIdPath, body=publishing.WithdrawRequest,
-                errors=(WithdrawalNotFound, Conflict)),
-    ReviewRoute("add_task_version", "POST", "/v1/review/tasks", "Record an accepted change as a new task version "
-                "(building) with its change note", maintainer(publishing.add_task_version), TaskDetail,
-                body=publishing.NewTaskVersion, status=201, errors=(Conflict,)),
-    ReviewRoute("set_task_status", "POST", "/v1/review/tasks/{task}/status", "Move a task version building → in "
-                "review → published (publishing needs a change note)", maintainer(publishing.set_task_status, "task"),
-                TaskDetail, query=TaskPath, body=publishing.TaskStatusRequest, errors=(TaskNotFound, Conflict)),
-    ReviewRoute("audit_log", "GET", "/v1/review/log", "The audit log of every maintainer action, newest first",
-                reader(audit.audit_log), audit.AuditLog, query=audit.AuditQuery),
-    ReviewRoute("request_withdrawal", "POST", "/v1/withdrawals", "Ask the maintainers to withdraw a result while "
-                "it is checked (no account; rate-limited)", request_withdrawal, publishing.WithdrawalReceipt,
-                body=publishing.NewWithdrawalRequest, maintainers=False, status=202, body_limit=FORM_LIMIT,
-                errors=(RunNotFound, Conflict, PayloadTooLarge, RateLimited)),
+    ReviewRoute(
+        "read_paper",
+        "POST",
+        "/v1/review/papers",
+        "Read a paper or model card and propose the missing models and runs",
+        read_paper,
+        reading.PaperReading,
+        body=PaperUpload,
+        status=201,
+        errors=(BadDocument, PayloadTooLarge, FetchFailed, ExtractorFailed, Conflict),
+    ),
+    ReviewRoute(
+        "review_queue",
+        "GET",
+        "/v1/review/queue",
+        "The evaluator agent's proposals (pending by default)",
+        reader(review.review_queue),
+        review.ReviewQueue,
+        query=review.QueueQuery,
+    ),
+    ReviewRoute(
+        "review_item",
+        "GET",
+        "/v1/review/items/{item_id}",
+        "One proposal with its reasons, excerpt and job",
+        reader(review.get_item),
+        review.ReviewItem,
+        query=review.ItemQuery,
+        errors=(ProposalNotFound,),
+    ),
+    ReviewRoute(
+        "approve_item",
+        "POST",
+        "/v1/review/items/{item_id}/approve",
+        "Approve a proposal: register the model, or queue the run for the evaluator",
+        approve_item,
+        review.ReviewItem,
+        query=review.ItemQuery,
+        body=review.ApproveRequest,
+        errors=(ProposalNotFound, Conflict),
+    ),
+    ReviewRoute(
+        "reject_item",
+        "POST",
+        "/v1/review/items/{item_id}/reject",
+        "Reject a proposal with a reason",
+        maintainer(review.reject, "item_id"),
+        review.ReviewItem,
+        query=review.ItemQuery,
+        body=review.RejectRequest,
+        errors=(ProposalNotFound, Conflict),
+    ),
+    ReviewRoute(
+        "review_jobs",
+        "GET",
+        "/v1/review/jobs",
+        "Evaluation jobs of approved runs",
+        reader(review.list_jobs),
+        review.JobList,
+        query=review.JobsQuery,
+    ),
+    ReviewRoute(
+        "results_in_review",
+        "GET",
+        "/v1/review/results",
+        "Results computed and waiting to be published",
+        reader(publishing.results_in_review),
+        publishing.ResultsInReview,
+        query=publishing.InReviewQuery,
+    ),
+    ReviewRoute(
+        "publish_result",
+        "POST",
+        "/v1/review/results/{run_id}/publish",
+        "Publish a result: it enters its leaderboard and rank ranges",
+        maintainer(publishing.publish_result, "run_id"),
+        ResultDetail,
+        query=RunIdPath,
+        body=publishing.DecisionRequest,
+        errors=(RunNotFound, Conflict),
+    ),
+    ReviewRoute(
+        "withdraw_result",
+        "POST",
+        "/v1/review/results/{run_id}/withdraw",
+        "Withdraw a result: it leaves leaderboards and rank ranges; its page stays with the reason",
+        maintainer(publishing.withdraw_result, "run_id"),
+        ResultDetail,
+        query=RunIdPath,
+        body=publishing.WithdrawRequest,
+        errors=(RunNotFound, Conflict),
+    ),
+    ReviewRoute(
+        "withdrawal_requests",
+        "GET",
+        "/v1/review/withdrawals",
+        "Authors' withdrawal requests",
+        reader(publishing.withdrawal_requests),
+        publishing.WithdrawalList,
+        query=publishing.WithdrawalsQuery,
+    ),
+    ReviewRoute(
+        "decline_withdrawal",
+        "POST",
+        "/v1/review/withdrawals/{request_id}/decline",
+        "Close a withdrawal request without withdrawing",
+        maintainer(publishing.decline_withdrawal, "request_id"),
+        publishing.WithdrawalInfo,
+        query=publishing.RequestIdPath,
+        body=publishing.WithdrawRequest,
+        errors=(WithdrawalNotFound, Conflict),
+    ),
+    ReviewRoute(
+        "add_task_version",
+        "POST",
+        "/v1/review/tasks",
+        "Record an accepted change as a new task version (building) with its change note",
+        maintainer(publishing.add_task_version),
+        TaskDetail,
+        body=publishing.NewTaskVersion,
+        status=201,
+        errors=(Conflict,),
+    ),
+    ReviewRoute(
+        "set_task_status",
+        "POST",
+        "/v1/review/tasks/{task}/status",
+        "Move a task version building → in review → published (publishing needs a change note)",
+        maintainer(publishing.set_task_status, "task"),
+        TaskDetail,
+        query=TaskPath,
+        body=publishing.TaskStatusRequest,
+        errors=(TaskNotFound, Conflict),
+    ),
+    ReviewRoute(
+        "audit_log",
+        "GET",
+        "/v1/review/log",
+        "The audit log of every maintainer action, newest first",
+        reader(audit.audit_log),
+        audit.AuditLog,
+        query=audit.AuditQuery,
+    ),
+    ReviewRoute(
+        "request_withdrawal",
+        "POST",
+        "/v1/withdrawals",
+        "Ask the maintainers to withdraw a result while it is checked (no account; rate-limited)",
+        request_withdrawal,
+        publishing.WithdrawalReceipt,
+        body=publishing.NewWithdrawalRequest,
+        maintainers=False,
+        status=202,
+        body_limit=FORM_LIMIT,
+        errors=(RunNotFound, Conflict, PayloadTooLarge, RateLimited),
+    ),
 )
 
 
@@ -235,6 +350,4 @@ def endpoint(route: ReviewRoute, runtime: Runtime) -> Callable[[Request], Awaita
 
 
 def review_routes(runtime: Runtime) -> list[BaseRoute]:
-    return [
-        Route(route.path, endpoint(route, runtime), methods=[route.method], name=route.name) for route in ROUTES
-    ]
+    return [Route(route.path, endpoint(route, runtime), methods=[route.method], name=route.name) for route in ROUTES]

@@ -70,8 +70,14 @@ def open_jobs(store: Store) -> list[Job]:
 
 
 async def enqueue(
-    db: aiosqlite.Connection, proposal_id: int, model_slug: str, task_ref: str, run_key: str, tier: str,
-    endpoint: str, api_key_env: str | None,
+    db: aiosqlite.Connection,
+    proposal_id: int,
+    model_slug: str,
+    task_ref: str,
+    run_key: str,
+    tier: str,
+    endpoint: str,
+    api_key_env: str | None,
 ) -> int:
     """Queue the job of an approved run inside the caller's transaction; a failed job is queued again."""
     cursor = await db.execute(

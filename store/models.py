@@ -112,7 +112,6 @@ async def write_model_status(db: aiosqlite.Connection, slug: str, status: str, o
         await db.execute("UPDATE models SET status = ? WHERE slug = ? AND status = ?", (status, slug, only_from))
 
 
-
 def models_by_slug(store: Store, slugs: set[str]) -> dict[str, Model]:
     """Several models in one read (without their aliases), for building tables."""
     if not slugs:

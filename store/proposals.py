@@ -92,9 +92,7 @@ def list_proposals(store: Store, status: str | None, limit: int) -> list[Proposa
     if status is None:
         rows = store.read(f"SELECT {COLUMNS} FROM proposals ORDER BY id DESC LIMIT ?", (limit,))
     else:
-        rows = store.read(
-            f"SELECT {COLUMNS} FROM proposals WHERE status = ? ORDER BY id LIMIT ?", (status, limit)
-        )
+        rows = store.read(f"SELECT {COLUMNS} FROM proposals WHERE status = ? ORDER BY id LIMIT ?", (status, limit))
     return [from_row(row) for row in rows]
 
 
@@ -127,8 +125,17 @@ async def insert_proposal(db: aiosqlite.Connection, reading_id: int, new: NewPro
         "reason, excerpt, created_at) VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?) "
         "ON CONFLICT (key) DO NOTHING",
         (
-            new.key, new.kind, reading_id, new.model_slug, new.task_ref, new.run_key, new.tier, new.payload_json,
-            new.reason, new.excerpt, utc_now(),
+            new.key,
+            new.kind,
+            reading_id,
+            new.model_slug,
+            new.task_ref,
+            new.run_key,
+            new.tier,
+            new.payload_json,
+            new.reason,
+            new.excerpt,
+            utc_now(),
         ),
     )
     return int(cursor.lastrowid) if cursor.rowcount == 1 and cursor.lastrowid is not None else None

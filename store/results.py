@@ -152,6 +152,12 @@ def search_results(store: Store, where: ResultFilter, limit: int = 1000) -> list
     return [from_row(row) for row in store.read(sql, params)]
 
 
+async def run_key_taken(db: aiosqlite.Connection, run_key: str) -> bool:
+    """Whether a result with this run key is stored, read inside the caller's write transaction."""
+    cursor = await db.execute("SELECT 1 FROM results WHERE run_key = ?", (run_key,))
+    return await cursor.fetchone() is not None
+
+
 async def insert_result(db: aiosqlite.Connection, result: Result) -> None:
     """Insert inside a transaction the caller holds; the UNIQUE run_key refuses a second row for a key."""
     values = [int(result.partial) if name == "partial" else getattr(result, name) for name in FIELDS]

@@ -48,8 +48,7 @@ def list_requests(store: Store, status: str | None, limit: int) -> list[Withdraw
 async def insert_request(store: Store, run_id: str, reason: str, contact: str) -> WithdrawalRequest:
     async with store.transaction() as db:
         cursor = await db.execute(
-            "INSERT INTO withdrawal_requests (run_id, reason, contact, status, created_at) "
-            "VALUES (?, ?, ?, 'open', ?)",
+            "INSERT INTO withdrawal_requests (run_id, reason, contact, status, created_at) VALUES (?, ?, ?, 'open', ?)",
             (run_id, reason, contact, utc_now()),
         )
         request_id = int(cursor.lastrowid or 0)

@@ -70,8 +70,10 @@ def binary_columns(rng: np.random.Generator, n: int, quality: float) -> dict[str
     labels = (truth.random(n) < 0.15).astype(np.int8)
     scores = labels * quality * 2 + rng.normal(size=n)
     return {
-        "instance_id": [f"{p}:{i * 30}" for i, p in enumerate(patients)], "unit_id": [str(p) for p in patients],
-        "label": labels.tolist(), "score": scores.tolist(),
+        "instance_id": [f"{p}:{i * 30}" for i, p in enumerate(patients)],
+        "unit_id": [str(p) for p in patients],
+        "label": labels.tolist(),
+        "score": scores.tolist(),
     }
 
 

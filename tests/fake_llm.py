@@ -40,7 +40,10 @@ class Script:
 
 def completion(text: str, model: str) -> dict:  # type: ignore[type-arg]
     return {
-        "id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": model,
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
         "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
         "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
     }
@@ -61,8 +64,9 @@ def build_app(script: Script) -> Starlette:
             await asyncio.sleep(script.delay + reply.delay)
         if attempt < len(reply.errors):
             status = reply.errors[attempt]
-            return JSONResponse({"error": {"message": "scripted", "type": "test"}}, status_code=status,
-                                headers={"retry-after-ms": "5"})
+            return JSONResponse(
+                {"error": {"message": "scripted", "type": "test"}}, status_code=status, headers={"retry-after-ms": "5"}
+            )
         if reply.garbage:
             return Response(b"<html>not json", media_type="application/json")
         return JSONResponse(completion(reply.text, body["model"]))

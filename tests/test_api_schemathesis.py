@@ -47,6 +47,7 @@ def schemathesis_command(url: str, max_examples: int, seed: int | None, token: s
     return [*command, "--seed", str(seed)] if seed is not None else command
 
 
+@pytest.mark.timeout(600)  # a subprocess with its own deadline runs inside
 async def test_generated_requests_find_no_server_error_and_no_departure_from_the_openapi_document(
     settings: Settings, run_ids: dict[str, str], tmp_path: Path
 ) -> None:

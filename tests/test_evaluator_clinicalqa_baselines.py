@@ -98,9 +98,7 @@ def test_random_is_reproducible_from_the_key_and_independent_of_id_order() -> No
 
 def test_random_pins_its_first_draws_for_a_fixed_key() -> None:
     # A change of RNG or seeding would change these; the harness relies on bit-identical reruns.
-    assert predict_random(["a", "b", "c", "d", "e", "f"], "k") == predict_random(
-        ["f", "e", "d", "c", "b", "a"], "k"
-    )
+    assert predict_random(["a", "b", "c", "d", "e", "f"], "k") == predict_random(["f", "e", "d", "c", "b", "a"], "k")
     # numpy PCG64 seeded with SeedSequence(int(sha256(b"k").hexdigest(), 16)), integers(0, 5, 12).
     assert "".join(predict_random([f"{n:03d}" for n in range(12)], "k").values()) == "BBBEBBBADADB"
 

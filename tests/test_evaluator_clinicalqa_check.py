@@ -71,11 +71,7 @@ def test_a_changed_data_file_is_refused_naming_hash_counts_and_instance_set(tmp_
     rewrite_upstream(directory, lambda records: records[10:])
     report = check_data(directory, DEMO)
     assert not report.ok
-    assert (
-        "file_sha256" in kinds(report)
-        and "selected_count" in kinds(report)
-        and "record_count" in kinds(report)
-    )
+    assert "file_sha256" in kinds(report) and "selected_count" in kinds(report) and "record_count" in kinds(report)
     assert "instance_set" in kinds(report) and "split_count" in kinds(report)
     messages = " | ".join(d.message for d in report.differences)
     assert "clinicalqa_upstream.jsonl.gz: sha256 " in messages
@@ -96,8 +92,7 @@ def test_a_duplicated_id_is_named_with_both_records(tmp_path: Path) -> None:
     report = check_data(directory, DEMO)
     duplicates = [d.message for d in report.differences if d.kind == "duplicate_ids"]
     assert duplicates == [
-        "duplicate id 'cqa-up-00001' in 2 records: "
-        "clinicalqa_upstream.jsonl.gz:1, clinicalqa_upstream.jsonl.gz:2"
+        "duplicate id 'cqa-up-00001' in 2 records: clinicalqa_upstream.jsonl.gz:1, clinicalqa_upstream.jsonl.gz:2"
     ]
     with pytest.raises(DataMismatch, match="duplicate id 'cqa-up-00001'"):
         load_instances(directory, DEMO, allow_partial=True)
@@ -106,9 +101,7 @@ def test_a_duplicated_id_is_named_with_both_records(tmp_path: Path) -> None:
 def test_a_missing_listed_file_is_reported_and_nothing_else_is_guessed(tmp_path: Path) -> None:
     report = check_data(tmp_path, DEMO)
     assert kinds(report) == ["missing_file"]
-    assert report.differences[0].message.startswith(
-        "clinicalqa_upstream.jsonl.gz: listed in the spec, not found"
-    )
+    assert report.differences[0].message.startswith("clinicalqa_upstream.jsonl.gz: listed in the spec, not found")
     assert report.instance_set_sha256 is None and report.n_items == 0
 
 

@@ -167,9 +167,7 @@ OPTIONS = {"A": "가", "B": "나", "C": "다", "D": "라", "E": "마"}
         ({"id": 1, "question": "q", "options": OPTIONS}, "answer None is not A-E"),
     ],
 )
-def test_each_malformed_record_gets_a_clear_problem(
-    tmp_path: Path, record: dict[str, object], expected: str
-) -> None:
+def test_each_malformed_record_gets_a_clear_problem(tmp_path: Path, record: dict[str, object], expected: str) -> None:
     with pytest.raises(DataError, match=r"data\.jsonl:1") as raised:
         load_items([write_jsonl(tmp_path / "data.jsonl", [record])], {}, ID_FIELDS)
     assert expected in raised.value.problems[0].message

@@ -56,9 +56,7 @@ def test_cluster_bootstrap_covers_true_auroc_under_within_patient_correlation() 
 @pytest.mark.slow
 def test_full_coverage_study_meets_the_targets() -> None:
     # The study whose table docs/methods.md shows: 1,000 datasets per population, 1,000 replicates each.
-    results = {
-        scenario: study.study(scenario, datasets=1000, replicates=1000) for scenario in study.SCENARIOS
-    }
+    results = {scenario: study.study(scenario, datasets=1000, replicates=1000) for scenario in study.SCENARIOS}
     for scenario in (CLUSTERED_ACCURACY, CLUSTERED_AUROC):
         assert 0.93 <= results[scenario].cluster <= 0.97, results[scenario]
         assert results[scenario].naive < 0.90, results[scenario]

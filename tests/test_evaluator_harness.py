@@ -65,8 +65,14 @@ def scripted(instances: list[clinicalqa.Instance]) -> tuple[Script, dict[str, tu
 
 
 def request(url: str, **overrides: object) -> EvalRequest:
-    values: dict[str, object] = {"model": "acme/scripted-1", "task": DEMO, "endpoint": url, "model_id": "scripted",
-                                 "concurrency": 8, "max_retries": 3}
+    values: dict[str, object] = {
+        "model": "acme/scripted-1",
+        "task": DEMO,
+        "endpoint": url,
+        "model_id": "scripted",
+        "concurrency": 8,
+        "max_retries": 3,
+    }
     values.update(overrides)
     return EvalRequest(**values)  # type: ignore[arg-type]
 
@@ -74,8 +80,12 @@ def request(url: str, **overrides: object) -> EvalRequest:
 async def test_a_run_stores_exactly_what_the_script_implies(registry: Registry) -> None:
     instances = demo_instances()[:200]
     script, implied = scripted(instances)
-    await add_model(registry, ModelSpec(slug="acme/scripted-1", name="Scripted", price_input_per_mtok=1.0,
-                                        price_output_per_mtok=2.0, endpoint=None))
+    await add_model(
+        registry,
+        ModelSpec(
+            slug="acme/scripted-1", name="Scripted", price_input_per_mtok=1.0, price_output_per_mtok=2.0, endpoint=None
+        ),
+    )
     with FakeLLM(script) as llm:
         outcome = await evaluate(registry, request(llm.url, limit=200))
     assert outcome.outcome == "computed" and outcome.result is not None
@@ -153,8 +163,9 @@ async def test_garbage_and_hanging_endpoints_fail_with_a_reason(registry: Regist
     hanging, _ = scripted(instances)
     hanging.delay = 5.0
     with FakeLLM(hanging) as llm:
-        slow = await evaluate(registry, request(llm.url, model="acme/hangs", limit=5, max_retries=0,
-                                                timeout_seconds=0.3))
+        slow = await evaluate(
+            registry, request(llm.url, model="acme/hangs", limit=5, max_retries=0, timeout_seconds=0.3)
+        )
     assert slow.outcome == "failed" and "Timeout" in slow.message
 
 
@@ -170,8 +181,9 @@ async def test_a_baseline_rerun_on_a_fresh_database_is_byte_identical(tmp_path: 
         try:
             outcome = await evaluate(registry, EvalRequest(model="baseline/majority", task=DEMO))
             assert outcome.result is not None
-            digests.append((outcome.run_id, outcome.result.predictions.sha256,
-                            [m.model_dump() for m in outcome.result.metrics]))
+            digests.append(
+                (outcome.run_id, outcome.result.predictions.sha256, [m.model_dump() for m in outcome.result.metrics])
+            )
         finally:
             await store.close()
     assert digests[0] == digests[1]
@@ -207,8 +219,9 @@ async def test_an_external_command_answers_through_the_parser(registry: Registry
     from tools.models import ModelSpec, add_model
 
     await add_model(registry, ModelSpec(slug="acme/always-b", name="Always B", version="1"))
-    outcome = await evaluate(registry, EvalRequest(model="acme/always-b", task=DEMO,
-                                                   command=f"{sys.executable} {command}"))
+    outcome = await evaluate(
+        registry, EvalRequest(model="acme/always-b", task=DEMO, command=f"{sys.executable} {command}")
+    )
     assert outcome.outcome == "computed" and outcome.result is not None
     assert outcome.result.tier == "agent" and outcome.result.parse_rate == 1.0
     assert outcome.result.metrics[0].value == pytest.approx(315 / 862)  # B is the majority letter too

@@ -115,8 +115,7 @@ ADVERSARIAL = {
     "unclosed-front-matter-list": "---\nbase_model:\n" + "- x/y\n" * (MEGABYTE // 6),
     "map-without-threshold": "intraoperative hypotension " + "MAP " * (MEGABYTE // 4),
     "metric-without-number": "accuracy of " * (MEGABYTE // 12),
-    "claims-in-every-sentence": "Model Name: `a/b`\n"
-    + "It reached 70% accuracy on ClinicalQA. " * (MEGABYTE // 40),
+    "claims-in-every-sentence": "Model Name: `a/b`\n" + "It reached 70% accuracy on ClinicalQA. " * (MEGABYTE // 40),
     "comment-openers": "<!--" * (MEGABYTE // 4),
     "one-wide-table": ("|" + "|".join(["0.5"] * 5000) + "|\n") * 50,
 }

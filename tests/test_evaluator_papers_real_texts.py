@@ -13,9 +13,7 @@ import pytest
 from evaluator.papers import NOT_RELEASED, Claim, PaperRecord, read_paper
 
 DATA = Path(__file__).parent / "data" / "papers"
-GOLD = {
-    line["doc"]: line for line in map(json.loads, (DATA / "gold_extractions.jsonl").read_text().splitlines())
-}
+GOLD = {line["doc"]: line for line in map(json.loads, (DATA / "gold_extractions.jsonl").read_text().splitlines())}
 
 
 def read(doc: str) -> PaperRecord:

@@ -147,9 +147,7 @@ def test_ioh_claims_map_only_when_threshold_duration_and_horizon_all_match(
 
 
 def test_ioh_claim_on_data_not_named_vitaldb_is_not_mapped() -> None:
-    text = IOH_TEMPLATE.format(definition="< 65 mmHg for at least 1 min", horizon=5).replace(
-        "the VitalDB", "our"
-    )
+    text = IOH_TEMPLATE.format(definition="< 65 mmHg for at least 1 min", horizon=5).replace("the VitalDB", "our")
     claim = read_text(text).claims[0]
     assert claim.mapping.task is None
     assert "not stated to be VitalDB" in claim.mapping.reason
@@ -176,9 +174,7 @@ def test_a_fenced_csv_block_in_a_readme_is_read_as_a_table() -> None:
 
 
 def test_a_sentence_naming_an_unknown_model_is_not_attributed_to_the_documents_model() -> None:
-    text = (
-        "Model Name: `lab/Delta-1`\n\nFor reference, the GPT-4 baseline reached 60.0% accuracy on ClinicalQA."
-    )
+    text = "Model Name: `lab/Delta-1`\n\nFor reference, the GPT-4 baseline reached 60.0% accuracy on ClinicalQA."
     (claim,) = read_text(text).claims
     assert claim.model == "GPT-4"
 
@@ -236,8 +232,6 @@ def test_scored_with_a_percent_sign_is_a_fraction_and_each_model_gets_its_own_nu
 
 
 def test_a_change_between_two_numbers_is_not_read_as_one_value() -> None:
-    (claim,) = read_text(
-        "Model Name: `a/Foo-1`\n\nAccuracy on ClinicalQA improved from 70.1% to 75.3%."
-    ).claims
+    (claim,) = read_text("Model Name: `a/Foo-1`\n\nAccuracy on ClinicalQA improved from 70.1% to 75.3%.").claims
     assert claim.value is None
     assert "no number read as this result's value" in claim.notes

@@ -21,8 +21,22 @@ BENCHTOWARD = [sys.executable, "-m", "server.cli"]
 
 
 def eval_command(db: Path, url: str, *extra: str) -> list[str]:
-    return [*BENCHTOWARD, "eval", "--model", "acme/scripted-1", "--task", DEMO, "--endpoint", url,
-            "--model-id", "scripted", "--db", str(db), "--json", *extra]
+    return [
+        *BENCHTOWARD,
+        "eval",
+        "--model",
+        "acme/scripted-1",
+        "--task",
+        DEMO,
+        "--endpoint",
+        url,
+        "--model-id",
+        "scripted",
+        "--db",
+        str(db),
+        "--json",
+        *extra,
+    ]
 
 
 def cached_count(db: Path) -> int:
@@ -91,11 +105,19 @@ def test_a_killed_run_resumes_without_asking_a_completed_item_again(tmp_path: Pa
 
         fresh = tmp_path / "fresh.db"
         subprocess.run([*BENCHTOWARD, "models", "add", "acme/scripted-1", "--db", str(fresh)], check=True, timeout=60)
-        uninterrupted = orjson.loads(subprocess.run(
-            eval_command(fresh, llm.url, "--limit", "120", "--concurrency", "8"),
-            capture_output=True, text=True, timeout=180, check=True).stdout)
+        uninterrupted = orjson.loads(
+            subprocess.run(
+                eval_command(fresh, llm.url, "--limit", "120", "--concurrency", "8"),
+                capture_output=True,
+                text=True,
+                timeout=180,
+                check=True,
+            ).stdout
+        )
     assert result["run_id"] == uninterrupted["run_id"]
     assert result["metrics"] == uninterrupted["metrics"] and result["parse_rate"] == uninterrupted["parse_rate"]
-    tables = [pq.read_table(path / "predictions.parquet").drop(["latency_ms"]) for path in (
-        tmp_path / "crash-artifacts" / result["run_id"], tmp_path / "fresh-artifacts" / result["run_id"])]
+    tables = [
+        pq.read_table(path / "predictions.parquet").drop(["latency_ms"])
+        for path in (tmp_path / "crash-artifacts" / result["run_id"], tmp_path / "fresh-artifacts" / result["run_id"])
+    ]
     assert tables[0].equals(tables[1])

@@ -64,9 +64,7 @@ def test_rank_ranges_equal_a_reference_loop_that_rescores_every_model_on_each_dr
     rng = np.random.default_rng(3)
     units = rng.integers(0, 40, 300)
     correct = rng.random((6, 300)) < np.linspace(0.55, 0.65, 6)[:, None]
-    result = ranks.rank_ranges(
-        "accuracy", units=units, replicates=400, rng=stats.rng_from_key("ref"), correct=correct
-    )
+    result = ranks.rank_ranges("accuracy", units=units, replicates=400, rng=stats.rng_from_key("ref"), correct=correct)
     codes, n_units = stats.unit_codes(units)
     counts = np.concatenate(list(stats.resample_unit_counts(stats.rng_from_key("ref"), 400, n_units, 400)))
     replicate_ranks = []
@@ -86,9 +84,7 @@ def test_auroc_rank_ranges_separate_a_strong_model_from_a_random_one() -> None:
     rng = np.random.default_rng(4)
     units = np.repeat(np.arange(300), 10)
     labels = rng.random(3000) < 0.2
-    scores = np.stack(
-        [labels * 3.0 + rng.normal(size=3000), rng.normal(size=3000), labels + rng.normal(size=3000)]
-    )
+    scores = np.stack([labels * 3.0 + rng.normal(size=3000), rng.normal(size=3000), labels + rng.normal(size=3000)])
     result = ranks.rank_ranges(
         "auroc", units=units, replicates=500, rng=stats.rng_from_key("auc"), labels=labels, scores=scores
     )

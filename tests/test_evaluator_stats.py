@@ -61,15 +61,9 @@ def test_auroc_and_auprc_equal_scikit_learn_with_ties(labels: list[bool], scores
 
 def test_auroc_equals_scikit_learn_on_a_large_tied_sample() -> None:
     data = tied_binary_data(seed=1, n_items=50_000, n_units=50_000)
+    assert abs(stats.auroc(data["labels"], data["scores"]) - roc_auc_score(data["labels"], data["scores"])) <= 1e-12
     assert (
-        abs(stats.auroc(data["labels"], data["scores"]) - roc_auc_score(data["labels"], data["scores"]))
-        <= 1e-12
-    )
-    assert (
-        abs(
-            stats.auprc(data["labels"], data["scores"])
-            - average_precision_score(data["labels"], data["scores"])
-        )
+        abs(stats.auprc(data["labels"], data["scores"]) - average_precision_score(data["labels"], data["scores"]))
         <= 1e-12
     )
 
@@ -79,19 +73,13 @@ def test_every_replicate_equals_scikit_learn_weighted_by_how_often_each_unit_was
     correct = np.random.default_rng(3).random(600) < 0.6
     codes, n_units = stats.unit_codes(data["units"])
     counts = np.concatenate(list(stats.resample_unit_counts(stats.rng_from_key("w"), 25, n_units, rows=7)))
-    plans = [
-        stats.build_plan(name, codes, n_units, correct, data["labels"], data["scores"])
-        for name in stats.METRICS
-    ]
+    plans = [stats.build_plan(name, codes, n_units, correct, data["labels"], data["scores"]) for name in stats.METRICS]
     (accuracy, _), (auroc, auroc_valid), (auprc, _) = (plan.values(counts) for plan in plans)
     assert auroc_valid.all()
     for replicate, unit_counts in enumerate(counts):
         weights = unit_counts[codes]
         assert accuracy[replicate] == pytest.approx(np.average(correct, weights=weights), abs=1e-12)
-        assert (
-            abs(auroc[replicate] - roc_auc_score(data["labels"], data["scores"], sample_weight=weights))
-            <= 1e-12
-        )
+        assert abs(auroc[replicate] - roc_auc_score(data["labels"], data["scores"], sample_weight=weights)) <= 1e-12
         expected = average_precision_score(data["labels"], data["scores"], sample_weight=weights)
         assert abs(auprc[replicate] - expected) <= 1e-12
 
@@ -131,10 +119,7 @@ def test_same_seed_gives_bit_identical_estimates_whatever_the_block_size() -> No
     data = tied_binary_data(seed=5, n_items=2000, n_units=120)
     correct = data["scores"] > 0
     codes, n_units = stats.unit_codes(data["units"])
-    plans = [
-        stats.build_plan(name, codes, n_units, correct, data["labels"], data["scores"])
-        for name in stats.METRICS
-    ]
+    plans = [stats.build_plan(name, codes, n_units, correct, data["labels"], data["scores"]) for name in stats.METRICS]
     small = stats.replicate_values(plans, n_units, 2000, 300, stats.rng_from_key("b"), chunk_elements=5_000)
     large = stats.replicate_values(plans, n_units, 2000, 300, stats.rng_from_key("b"), chunk_elements=10**7)
     for (small_values, _), (large_values, _) in zip(small, large, strict=True):
@@ -236,9 +221,7 @@ def test_cluster_interval_is_wider_than_item_interval_when_units_share_their_out
     units = np.repeat(np.arange(80), 10)
     correct = (rng.random(80) < 0.6)[units]  # every item of a unit has the same outcome
     cluster, naive = (
-        stats.bootstrap_metric(
-            "accuracy", units=u, replicates=1000, rng=stats.rng_from_key("w"), correct=correct
-        )
+        stats.bootstrap_metric("accuracy", units=u, replicates=1000, rng=stats.rng_from_key("w"), correct=correct)
         for u in (units, np.arange(units.size))
     )
     assert cluster.ci_low is not None and cluster.ci_high is not None

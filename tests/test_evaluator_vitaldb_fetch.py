@@ -30,8 +30,9 @@ def vital_file(path: Path, values: list[float], track: str) -> None:
 
         vital = vitaldb.VitalFile()
         start = 1_700_000_000.0
-        vital.add_track(track, [{"dt": start + 2.0 * i + 0.5, "val": v} for i, v in enumerate(values)], srate=0,
-                        unit="mmHg")
+        vital.add_track(
+            track, [{"dt": start + 2.0 * i + 0.5, "val": v} for i, v in enumerate(values)], srate=0, unit="mmHg"
+        )
         vital.dtstart, vital.dtend = start, start + 2.0 * len(values)
         vital.to_vital(str(path))
 
@@ -66,8 +67,18 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 def test_fetch_writes_the_case_table_and_the_track_of_each_adult_case(vitaldb_api: str, tmp_path: Path) -> None:
     data = tmp_path / "vitaldb"
-    command = [sys.executable, "-m", "server.cli", "data", "fetch", "vitaldb", "--data", str(data),
-               "--api-url", vitaldb_api]
+    command = [
+        sys.executable,
+        "-m",
+        "server.cli",
+        "data",
+        "fetch",
+        "vitaldb",
+        "--data",
+        str(data),
+        "--api-url",
+        vitaldb_api,
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "fetched 1" in done.stdout and "without Solar8000/ART_MBP 1" in done.stdout

@@ -22,15 +22,11 @@ TRACK = "Solar8000/ART_MBP"
 
 def grid_csv(grid: np.ndarray) -> str:
     """One record per present sample, 1 s into its bin; the last sample at the end of the recording."""
-    lines = [f"Time,{TRACK}"] + [
-        f"{2 * k + 1}.000,{value:g}" for k, value in enumerate(grid) if not np.isnan(value)
-    ]
+    lines = [f"Time,{TRACK}"] + [f"{2 * k + 1}.000,{value:g}" for k, value in enumerate(grid) if not np.isnan(value)]
     return "\n".join(lines) + "\n"
 
 
-def planted_grid(
-    n: int, lows: list[tuple[int, int]], gaps: list[tuple[int, int]] | None = None
-) -> np.ndarray:
+def planted_grid(n: int, lows: list[tuple[int, int]], gaps: list[tuple[int, int]] | None = None) -> np.ndarray:
     grid = np.full(n, 80.0)
     for start, end in lows:
         grid[start:end] = 55.0

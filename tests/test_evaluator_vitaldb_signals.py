@@ -81,9 +81,7 @@ def test_a_file_that_is_not_vital_format_is_a_case_file_error(tmp_path: Path) ->
 
 
 def test_last_record_of_a_bin_wins_and_empty_bins_are_missing() -> None:
-    grid = grid_from_records(
-        [0.1, 1.9, 2.0, 6.5, 6.4], [50, 60, 70, 80, 90], length_seconds=8.0, grid_seconds=2
-    )
+    grid = grid_from_records([0.1, 1.9, 2.0, 6.5, 6.4], [50, 60, 70, 80, 90], length_seconds=8.0, grid_seconds=2)
     # bin 0 gets 50 then 60; bin 1 gets 70; bin 2 is empty; bin 3 gets 80 then 90 (file order, not time order)
     np.testing.assert_array_equal(grid, [60.0, 70.0, np.nan, 90.0])
 
@@ -106,9 +104,7 @@ def test_values_are_kept_at_float32_precision_as_the_library_stores_them() -> No
 
 def test_range_mask_keeps_20_and_200_and_drops_values_outside() -> None:
     grid = np.array([19.9, 20.0, 120.0, 200.0, 200.1, np.nan])
-    np.testing.assert_array_equal(
-        mask_out_of_range(grid, 20, 200), [np.nan, 20.0, 120.0, 200.0, np.nan, np.nan]
-    )
+    np.testing.assert_array_equal(mask_out_of_range(grid, 20, 200), [np.nan, 20.0, 120.0, 200.0, np.nan, np.nan])
 
 
 def test_out_of_range_last_record_makes_its_bin_missing_even_after_a_valid_one(tmp_path: Path) -> None:

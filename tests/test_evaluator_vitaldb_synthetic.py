@@ -112,10 +112,7 @@ def test_demo_task_and_dataset_say_plainly_that_they_are_synthetic() -> None:
 def test_check_of_the_generated_cohort_finds_no_difference(cohort: tuple[Path, CohortSummary]) -> None:
     report = check_data_dir(cohort[0], DEMO.spec, deep=True)
     assert report.ok and report.differences == () and report.notes == ()
-    assert (
-        report.n_cases == 297
-        and report.n_case_files == report.n_adult_cases - report.n_adult_cases_without_file
-    )
+    assert report.n_cases == 297 and report.n_case_files == report.n_adult_cases - report.n_adult_cases_without_file
 
 
 def test_check_names_a_missing_case_file_and_the_changed_listing(cohort_copy: Path) -> None:
@@ -144,9 +141,8 @@ def test_check_locates_a_changed_subjectid_and_missing_cases(cohort_copy: Path) 
     assert any("some subjectids differ, in caseid block(s) 1-1000" in d for d in report.differences)
     table.write_text("\n".join([lines[0], *lines[1:200]]) + "\n", encoding="utf-8")  # cases 1..199 only
     report = check_data_dir(cohort_copy, DEMO.spec)
-    assert (
-        "case table: 199 cases, expected 297: 98 missing (e.g. caseid 200, 201, 202, 203, 204, ...), 0 extra"
-        in (report.differences)
+    assert "case table: 199 cases, expected 297: 98 missing (e.g. caseid 200, 201, 202, 203, 204, ...), 0 extra" in (
+        report.differences
     )
     assert any("case file(s) for caseids not in the case table" in note for note in report.notes)
 
@@ -178,9 +174,7 @@ def test_check_without_a_case_table_or_directory_says_so(tmp_path: Path) -> None
 
 
 def test_check_against_the_real_spec_counts_cases_and_notes_absent_files(tmp_path: Path) -> None:
-    (tmp_path / "cases.csv").write_text(
-        "caseid,subjectid,age,anestart,aneend\n1,5955,77,-552,10848\n2,2487,54,,\n"
-    )
+    (tmp_path / "cases.csv").write_text("caseid,subjectid,age,anestart,aneend\n1,5955,77,-552,10848\n2,2487,54,,\n")
     (tmp_path / "1.csv").write_text("Time,Solar8000/ART_MBP\n1.0,80\n")
     report = check_data_dir(tmp_path, REAL.spec)
     assert report.differences[0] == (

@@ -20,9 +20,7 @@ DEFINITION = definition_from_spec(SPEC)
 NORMAL, LOW = 80.0, 55.0
 
 
-def one_window(
-    input_part: np.ndarray | None = None, horizon_part: np.ndarray | None = None
-) -> tuple[bool, int]:
+def one_window(input_part: np.ndarray | None = None, horizon_part: np.ndarray | None = None) -> tuple[bool, int]:
     """(kept, label) of the single window of a 300-sample grid without a span."""
     grid = np.full(300, NORMAL)
     if input_part is not None:

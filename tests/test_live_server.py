@@ -166,8 +166,9 @@ def readme_curl_commands() -> list[str]:
     return [line.strip() for line in readme.splitlines() if line.strip().startswith("curl ")]
 
 
-async def test_every_curl_example_in_the_readme_works(data_live_server: LiveServer, run_ids: dict[str, str],
-                                                tmp_path: Path) -> None:
+async def test_every_curl_example_in_the_readme_works(
+    data_live_server: LiveServer, run_ids: dict[str, str], tmp_path: Path
+) -> None:
     commands = readme_curl_commands()
     assert len(commands) >= 10
     run_id = run_ids[f"{HARI.slug}@clinicalqa@0"]
@@ -176,9 +177,20 @@ async def test_every_curl_example_in_the_readme_works(data_live_server: LiveServ
     for command in commands:
         line = command.replace("http://127.0.0.1:8000", data_live_server.url).replace("<run_id>", run_id)
         if shutil.which("curl"):
-            done = subprocess.run(["bash", "-c", f"{line} --fail --silent --show-error --output /dev/null"
-                                   if " -o " not in line else f"{line} --fail --silent --show-error"],
-                                  cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env)
+            done = subprocess.run(
+                [
+                    "bash",
+                    "-c",
+                    f"{line} --fail --silent --show-error --output /dev/null"
+                    if " -o " not in line
+                    else f"{line} --fail --silent --show-error",
+                ],
+                cwd=tmp_path,
+                capture_output=True,
+                text=True,
+                timeout=60,
+                env=env,
+            )
             assert done.returncode == 0, (line, done.stderr)
         elif " -H " not in line:  # without curl, the plain GET examples
             url = line.split('"')[-2]

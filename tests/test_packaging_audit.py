@@ -42,6 +42,7 @@ def audit(service: str, output: Path) -> tuple[subprocess.CompletedProcess[str],
     return run, report
 
 
+@pytest.mark.timeout(900)  # a subprocess with its own deadline runs inside
 def test_no_locked_dependency_has_a_known_vulnerability(tmp_path: Path) -> None:
     reasons = []
     for service in ("pypi", "osv"):

@@ -82,8 +82,12 @@ async def test_the_api_refuses_no_token_a_wrong_token_and_a_malformed_one_and_ch
     wrong = f"btm_{key_id}_{'A' * 43}"
     before = snapshot(settings.db)
     calls = refused_api_calls(run_id)
-    attempts = [({}, calls), ({"Authorization": f"Basic {token}"}, calls),  # no bearer token: not counted
-                (bearer(wrong), calls[:4]), (bearer("not-a-token"), calls[4:])]  # 7 failures, under the limit
+    attempts = [
+        ({}, calls),
+        ({"Authorization": f"Basic {token}"}, calls),  # no bearer token: not counted
+        (bearer(wrong), calls[:4]),
+        (bearer("not-a-token"), calls[4:]),
+    ]  # 7 failures, under the limit
     for headers, some_calls in attempts:
         for method, path, body in some_calls:
             response = await app.request(method, path, json=body or None, headers=headers)
@@ -126,8 +130,11 @@ async def test_web_forms_refuse_a_missing_forged_or_expired_session_and_a_missin
         if cookie is not None:
             app.cookies.set("bt_session", cookie, path="/review")
         for path in ("/review/items/1/approve", "/review/items/1/reject", "/review/tasks/clinicalqa@0/status"):
-            response = await app.post(path, data={**form, "why": "x", "endpoint": "http://127.0.0.1:9/v1",
-                                                  "status": "building"}, headers=headers)
+            response = await app.post(
+                path,
+                data={**form, "why": "x", "endpoint": "http://127.0.0.1:9/v1", "status": "building"},
+                headers=headers,
+            )
             assert response.status_code == status, (path, cookie is not None, form, response.text[:200])
             assert response.headers["content-type"].startswith("text/html")
     assert snapshot(settings.db) == before
@@ -137,8 +144,9 @@ async def test_web_forms_refuse_a_missing_forged_or_expired_session_and_a_missin
         assert page.status_code == 303 and page.headers["location"].startswith("/review/login")
 
 
-async def test_a_session_with_its_csrf_token_acts_and_logout_ends_it(app: httpx.AsyncClient, settings: Settings,
-                                                                     token: str) -> None:
+async def test_a_session_with_its_csrf_token_acts_and_logout_ends_it(
+    app: httpx.AsyncClient, settings: Settings, token: str
+) -> None:
     csrf = await log_in(app, token)
     rejected = await app.post("/review/items/1/reject", data={"csrf": csrf, "why": "not now"})
     assert rejected.status_code == 303
@@ -167,8 +175,16 @@ async def test_the_session_cookie_is_httponly_strict_expiring_and_secure_behind_
 
 async def test_visitors_get_no_cookie_anywhere(app: httpx.AsyncClient, run_ids: dict[str, str]) -> None:
     run_id = run_ids[f"{MEDGEMMA.slug}@clinicalqa@0"]
-    for path in ("/", "/tasks/clinicalqa", f"/r/{run_id}", "/withdraw", "/review/login", "/review", "/v1/tasks",
-                 "/v1/review/queue"):
+    for path in (
+        "/",
+        "/tasks/clinicalqa",
+        f"/r/{run_id}",
+        "/withdraw",
+        "/review/login",
+        "/review",
+        "/v1/tasks",
+        "/v1/review/queue",
+    ):
         response = await app.get(path, follow_redirects=False)
         assert "set-cookie" not in response.headers, path
 
@@ -187,13 +203,15 @@ async def test_failed_logins_are_rate_limited_per_visitor(app: httpx.AsyncClient
     assert api.status_code == 429 and api.json()["error"] == "rate_limited"
 
 
-async def test_a_login_form_from_elsewhere_or_without_its_form_token_is_refused(app: httpx.AsyncClient,
-                                                                                 token: str) -> None:
+async def test_a_login_form_from_elsewhere_or_without_its_form_token_is_refused(
+    app: httpx.AsyncClient, token: str
+) -> None:
     assert (await app.post("/review/login", data={"token": token})).status_code == 403
     form = (await app.get("/review/login")).text
     form_token = form.split('name="form_token" value="', 1)[1].split('"', 1)[0]
-    foreign = await app.post("/review/login", data={"token": token, "form_token": form_token},
-                             headers={"origin": "https://evil.example"})
+    foreign = await app.post(
+        "/review/login", data={"token": token, "form_token": form_token}, headers={"origin": "https://evil.example"}
+    )
     assert foreign.status_code == 403 and "set-cookie" not in foreign.headers
 
 

@@ -20,8 +20,9 @@ def run(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str, 
     return code, out, err
 
 
-def test_maintainer_add_prints_the_token_once_and_stores_only_its_hash(tmp_path: Path,
-                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_maintainer_add_prints_the_token_once_and_stores_only_its_hash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = str(tmp_path / "bt.db")
     code, out, err = run(capsys, "maintainer", "add", "bob", "--db", db)
     token = out.strip()
@@ -34,11 +35,14 @@ def test_maintainer_add_prints_the_token_once_and_stores_only_its_hash(tmp_path:
     assert code == 2 and orjson.loads(err)["error"] == "bad_request" and "not an active maintainer" in err
     operator = f"cli:{getpass.getuser()}"
     assert query(Path(db), "SELECT actor, action FROM audit_log ORDER BY id") == [
-        (operator, "maintainer_add"), (operator, "maintainer_revoke")]
+        (operator, "maintainer_add"),
+        (operator, "maintainer_revoke"),
+    ]
 
 
-def test_papers_read_prints_the_record_without_touching_a_database(tmp_path: Path,
-                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_papers_read_prints_the_record_without_touching_a_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, _ = run(capsys, "papers", "read", str(HARI_CARD), "--json", "--db", str(tmp_path / "none.db"))
     record = orjson.loads(out)
     assert code == 0 and record["models"][0]["name"] == "snuh/hari-q3-8b" and record["extractor"] == "rules"
@@ -51,8 +55,9 @@ def test_papers_read_prints_the_record_without_touching_a_database(tmp_path: Pat
     assert code == 2 and orjson.loads(err)["error"] == "bad_request"
 
 
-def test_the_review_queue_and_task_versions_from_the_command_line(tmp_path: Path,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_review_queue_and_task_versions_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = str(tmp_path / "bt.db")
     code, out, _ = run(capsys, "papers", "read", str(HARI_CARD), "--propose", "--db", db)
     assert code == 0 and "reading 1: 3 new review item(s)" in out

@@ -110,11 +110,12 @@ def test_an_approval_killed_inside_its_transaction_leaves_nothing_and_approving_
         keeper = fresh_copy(base, db)
         wal, shm = Path(f"{db}-wal"), Path(f"{db}-shm")
         try:
-            victim = subprocess.Popen(approve(db, item["proposal_id"]), stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.DEVNULL)
-            landed = kill_inside(victim, lambda pid=victim.pid, shm=shm, wal=wal: (
-                holds_write_lock(pid, shm) and wal.stat().st_size == 0
-            ))
+            victim = subprocess.Popen(
+                approve(db, item["proposal_id"]), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+            landed = kill_inside(
+                victim, lambda pid=victim.pid, shm=shm, wal=wal: holds_write_lock(pid, shm) and wal.stat().st_size == 0
+            )
         finally:
             keeper.close()
         if landed:

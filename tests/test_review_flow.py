@@ -68,8 +68,10 @@ async def test_a_model_card_becomes_a_published_result_through_review(settings: 
             run = items[DEMO]
             assert (await http.get(f"/v1/lookup?model={HARI}&task={DEMO}")).json()["error"] == "model_not_found"
 
-            approved = await http.post(f"/v1/review/items/{run['proposal_id']}/approve",
-                                       json={"endpoint": llm.url, "why": "the demo task ships its data"})
+            approved = await http.post(
+                f"/v1/review/items/{run['proposal_id']}/approve",
+                json={"endpoint": llm.url, "why": "the demo task ships its data"},
+            )
             assert approved.status_code == 200, approved.text
             assert approved.json()["status"] == "approved" and approved.json()["job"]["endpoint"] == llm.url
             model_item = (await http.get(f"/v1/review/items/{items[None]['proposal_id']}")).json()
@@ -98,8 +100,12 @@ async def test_a_model_card_becomes_a_published_result_through_review(settings: 
             assert f"/r/{run_id}" in page.text and "hari-q3-8b" in page.text
             assert query(settings.db, "SELECT status FROM models WHERE slug = ?", (HARI,)) == [("published",)]
             actions = [(e["actor"], e["action"]) for e in (await http.get("/v1/review/log")).json()["entries"]]
-            assert actions[:4] == [("alice", "publish"), ("evaluator", "job_done"), ("alice", "approve"),
-                                   ("alice", "approve")]
+            assert actions[:4] == [
+                ("alice", "publish"),
+                ("evaluator", "job_done"),
+                ("alice", "approve"),
+                ("alice", "approve"),
+            ]
             assert ("alice", "read_paper") in actions
 
         async with Client(f"{server.url}/mcp") as mcp:

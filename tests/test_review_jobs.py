@@ -104,8 +104,9 @@ def test_a_killed_worker_process_leaves_a_claim_another_worker_takes_over(
     with FakeLLM(script) as llm:
         approve = ["review", "approve", str(item["proposal_id"]), "--endpoint", llm.url, "--as", "alice", "--db", db]
         assert main(approve) == 0
-        victim = subprocess.Popen([*BENCHTOWARD, "worker", "--db", db], stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL)
+        victim = subprocess.Popen(
+            [*BENCHTOWARD, "worker", "--db", db], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         try:
             poll_sync(lambda: True if len(cached_items(Path(db))) >= 60 or victim.poll() is not None else None)
         finally:
@@ -144,8 +145,9 @@ async def test_a_failed_job_shows_its_reason_and_approving_again_queues_it(setti
             failed = await poll(lambda: job_in("failed", "done"), timeout=120)
             assert failed["job"]["status"] == "failed" and "failed" in failed["job"]["message"]
             assert query(settings.db, "SELECT status FROM models WHERE slug = 'snuh/hari-q3-8b'") == [("evaluating",)]
-            assert (await http.post(f"/v1/review/items/{item['proposal_id']}/reject", json={"why": "x"})).status_code \
-                == 409  # an approved item is not rejected afterwards
+            assert (
+                await http.post(f"/v1/review/items/{item['proposal_id']}/reject", json={"why": "x"})
+            ).status_code == 409  # an approved item is not rejected afterwards
             script.default = Reply("정답: B")
             again = await http.post(f"/v1/review/items/{item['proposal_id']}/approve", json={"endpoint": llm.url})
             assert again.status_code == 200 and again.json()["job"]["status"] in ("queued", "running", "done")

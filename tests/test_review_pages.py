@@ -30,8 +30,9 @@ async def test_a_maintainer_reads_a_paper_and_approves_a_run_from_the_pages(
     browser: tuple[httpx.AsyncClient, str], settings: Settings
 ) -> None:
     http, csrf = browser
-    uploaded = await http.post("/review/papers", data={"csrf": csrf},
-                               files={"file": (HARI_CARD.name, HARI_CARD.read_bytes(), "text/markdown")})
+    uploaded = await http.post(
+        "/review/papers", data={"csrf": csrf}, files={"file": (HARI_CARD.name, HARI_CARD.read_bytes(), "text/markdown")}
+    )
     assert uploaded.status_code == 303 and uploaded.headers["location"] == "/review/readings/1"
     reading = await http.get("/review/readings/1")
     assert reading.status_code == 200
@@ -45,8 +46,10 @@ async def test_a_maintainer_reads_a_paper_and_approves_a_run_from_the_pages(
 
     refused = await http.post(f"/review/items/{run_item}/approve", data={"csrf": csrf, "why": "demo"})
     assert refused.status_code == 400 and "endpoint" in refused.text  # no endpoint: the error page says so
-    approved = await http.post(f"/review/items/{run_item}/approve",  # port 9: nothing listens; the job fails cleanly
-                               data={"csrf": csrf, "why": "demo", "endpoint": "http://127.0.0.1:9/v1"})
+    approved = await http.post(
+        f"/review/items/{run_item}/approve",  # port 9: nothing listens; the job fails cleanly
+        data={"csrf": csrf, "why": "demo", "endpoint": "http://127.0.0.1:9/v1"},
+    )
     assert approved.status_code == 303
     assert query(settings.db, "SELECT status FROM proposals WHERE id = ?", (run_item,)) == [("approved",)]
     log = await http.get("/review/log")
@@ -73,8 +76,9 @@ async def test_pages_carry_no_inline_script_or_style(browser: tuple[httpx.AsyncC
         assert scripts == ([] if path.startswith("/review") else ['<script src="/static/beacon.js" defer>']), path
 
 
-async def test_the_audit_log_refuses_updates_and_deletes(browser: tuple[httpx.AsyncClient, str],
-                                                         settings: Settings) -> None:
+async def test_the_audit_log_refuses_updates_and_deletes(
+    browser: tuple[httpx.AsyncClient, str], settings: Settings
+) -> None:
     connection = sqlite3.connect(settings.db)
     try:
         assert connection.execute("SELECT COUNT(*) FROM audit_log").fetchone()[0] >= 2  # maintainer add, login

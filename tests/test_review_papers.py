@@ -95,8 +95,9 @@ async def test_a_model_without_released_weights_is_not_proposed(app: httpx.Async
     assert reading["proposed"] == 0
 
 
-async def test_what_is_evaluated_already_is_reused_not_queued(settings: Settings, run_ids: dict[str, str],
-                                                              token: str) -> None:
+async def test_what_is_evaluated_already_is_reused_not_queued(
+    settings: Settings, run_ids: dict[str, str], token: str
+) -> None:
     async with running(settings) as http:
         http.headers.update(bearer(token))
         reading = await read(http, HARI_CARD)
@@ -108,8 +109,9 @@ async def test_what_is_evaluated_already_is_reused_not_queued(settings: Settings
     assert items[("run", DEMO)]["action"] == "proposed" and reading["proposed"] == 1
 
 
-async def test_an_upload_over_the_limit_is_refused_before_its_body_is_read(app: httpx.AsyncClient,
-                                                                           settings: Settings) -> None:
+async def test_an_upload_over_the_limit_is_refused_before_its_body_is_read(
+    app: httpx.AsyncClient, settings: Settings
+) -> None:
     pulled = []
 
     async def body() -> AsyncIterator[bytes]:
@@ -119,8 +121,11 @@ async def test_an_upload_over_the_limit_is_refused_before_its_body_is_read(app: 
 
     before = snapshot(settings.db)
     declared = str(MAX_DOCUMENT_BYTES * 2)
-    response = await app.post("/v1/review/papers", content=body(),
-                              headers={"content-type": "multipart/form-data; boundary=x", "content-length": declared})
+    response = await app.post(
+        "/v1/review/papers",
+        content=body(),
+        headers={"content-type": "multipart/form-data; boundary=x", "content-length": declared},
+    )
     assert response.status_code == 413 and response.json()["error"] == "payload_too_large"
     assert pulled == []  # refused on its Content-Length alone
     assert snapshot(settings.db) == before
@@ -135,12 +140,14 @@ async def test_a_document_that_is_not_what_it_claims_is_bad_document(app: httpx.
 
 async def test_urls_are_refused_for_private_addresses_and_while_offline(settings: Settings, token: str) -> None:
     async with running(settings) as http:
-        loopback = await http.post("/v1/review/papers", json={"url": "http://127.0.0.1:9/card.md"},
-                                   headers=bearer(token))
+        loopback = await http.post(
+            "/v1/review/papers", json={"url": "http://127.0.0.1:9/card.md"}, headers=bearer(token)
+        )
         assert loopback.status_code == 400 and "not a public address" in loopback.json()["message"]
     async with running(replace(settings, offline=True)) as http:
-        offline = await http.post("/v1/review/papers", json={"url": "https://huggingface.co/snuh/hari-q3-8b"},
-                                  headers=bearer(token))
+        offline = await http.post(
+            "/v1/review/papers", json={"url": "https://huggingface.co/snuh/hari-q3-8b"}, headers=bearer(token)
+        )
     assert offline.status_code == 409 and offline.json()["error"] == "conflict"
     assert "offline" in offline.json()["message"]
 
@@ -165,8 +172,14 @@ class FileServer:
         async def moved(request: Request) -> Response:
             return Response(status_code=302, headers={"location": "/model-card"})
 
-        app = Starlette(routes=[Route("/model-card", card), Route("/huge", huge), Route("/endless", endless),
-                                Route("/moved", moved)])
+        app = Starlette(
+            routes=[
+                Route("/model-card", card),
+                Route("/huge", huge),
+                Route("/endless", endless),
+                Route("/moved", moved),
+            ]
+        )
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="error"))
@@ -211,7 +224,7 @@ Foo-7B reaches 71.2% accuracy on ClinicalQA (zero-shot).
 
 
 async def test_a_mapped_claim_is_what_its_run_checks_and_the_weights_revision_is_the_version(
-    app: httpx.AsyncClient
+    app: httpx.AsyncClient,
 ) -> None:
     response = await app.post("/v1/review/papers", files={"file": ("foo.md", FOO_CARD)})
     items = {(i["kind"], i["task"]): i for i in response.json()["items"]}

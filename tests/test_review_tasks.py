@@ -30,7 +30,7 @@ def next_version() -> dict[str, Any]:
 
 
 async def test_a_new_task_version_is_recorded_then_published_with_its_note_and_the_old_one_stays(
-    settings: Settings
+    settings: Settings,
 ) -> None:
     token = await make_maintainer(settings)
     async with running(settings) as http:
@@ -47,8 +47,9 @@ async def test_a_new_task_version_is_recorded_then_published_with_its_note_and_t
         assert moved.status_code == 200 and moved.json()["status"] == "in_review"
         no_note = await http.post("/v1/review/tasks/clinicalqa-upstream-demo@1/status", json={"status": "published"})
         assert no_note.status_code == 400 and "change note" in no_note.json()["message"]
-        published = await http.post("/v1/review/tasks/clinicalqa-upstream-demo@1/status",
-                                    json={"status": "published", "note": NOTE})
+        published = await http.post(
+            "/v1/review/tasks/clinicalqa-upstream-demo@1/status", json={"status": "published", "note": NOTE}
+        )
         assert published.status_code == 200 and published.json()["status"] == "published"
 
         latest = (await http.get("/v1/tasks/clinicalqa-upstream-demo")).json()
@@ -61,9 +62,11 @@ async def test_a_new_task_version_is_recorded_then_published_with_its_note_and_t
         assert back.status_code == 409  # a published version stays published
         log = [(e["action"], e["target"]) for e in (await http.get("/v1/review/log")).json()["entries"]]
     assert log[:3] == [("task_status", "task:clinicalqa-upstream-demo@1")] * 2 + [
-        ("task_add", "task:clinicalqa-upstream-demo@1")]
-    assert query(settings.db, "SELECT note_set_by FROM tasks WHERE slug = 'clinicalqa-upstream-demo' AND version = 1") \
-        == [("alice",)]
+        ("task_add", "task:clinicalqa-upstream-demo@1")
+    ]
+    assert query(
+        settings.db, "SELECT note_set_by FROM tasks WHERE slug = 'clinicalqa-upstream-demo' AND version = 1"
+    ) == [("alice",)]
 
 
 async def test_a_maintainers_change_note_survives_the_next_start(settings: Settings) -> None:
@@ -71,8 +74,9 @@ async def test_a_maintainers_change_note_survives_the_next_start(settings: Setti
     try:
         await sync_specs(store)
         async with store.transaction() as db:  # as a maintainer's publication writes it
-            assert await task_store.write_task_status(db, "clinicalqa", 0, "published", "published", "Reviewed note.",
-                                                      "alice")
+            assert await task_store.write_task_status(
+                db, "clinicalqa", 0, "published", "published", "Reviewed note.", "alice"
+            )
         await sync_specs(store)  # the shipped file's note would overwrite it
         task = task_store.get_task(store, "clinicalqa", 0)
     finally:

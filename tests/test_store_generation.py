@@ -53,8 +53,10 @@ def test_a_table_added_by_a_later_migration_moves_the_generation_too(tmp_path: P
     apply_migrations(connection, [*migrations(), later])
     start = connection.execute("SELECT n FROM generation").fetchone()[0]
     connection.execute("INSERT INTO later_things VALUES (1)")
-    connection.execute("INSERT INTO runs (run_key, run_id, key_json, model_slug, task_ref, status, owner, started_at, "
-                       "heartbeat_at) VALUES ('k', 'k', '{}', 'a/b', 't@0', 'running', 'me', 't', 't')")
+    connection.execute(
+        "INSERT INTO runs (run_key, run_id, key_json, model_slug, task_ref, status, owner, started_at, "
+        "heartbeat_at) VALUES ('k', 'k', '{}', 'a/b', 't@0', 'running', 'me', 't', 't')"
+    )
     connection.execute("INSERT INTO run_items VALUES ('k', 'q1', '{}')")  # a claim and a per-item cache write
     assert connection.execute("SELECT n FROM generation").fetchone()[0] == start + 1
     connection.close()

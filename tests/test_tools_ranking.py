@@ -31,8 +31,9 @@ async def test_leaderboard_rows_carry_rank_ranges_that_contain_their_rank(data_c
 async def test_recomputing_the_same_set_gives_the_same_ranges(registry: Registry, tmp_path: Path) -> None:
     for index, quality in enumerate((0.70, 0.69, 0.68)):
         model = FakeModel(f"acme/close-{index}", f"Close {index}")
-        await import_result(registry, write_bundle(tmp_path / str(index), task="clinicalqa@0", model=model,
-                                                   quality=quality))
+        await import_result(
+            registry, write_bundle(tmp_path / str(index), task="clinicalqa@0", model=model, quality=quality)
+        )
     first = range_store.get_rank_ranges(registry.store, "clinicalqa", 0)
     again = await refresh_rank_ranges(registry, "clinicalqa", 0)
     assert first is not None and again is not None and first.ranges == again.ranges

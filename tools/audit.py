@@ -36,8 +36,9 @@ class AuditQuery(Shape):
     before: int | None = Field(default=None, ge=1, le=ROW_ID_MAX, description="Only entries older than this entry id.")
 
 
-async def append(db: aiosqlite.Connection, actor: Actor, action: str, target: str, why: str,
-                 details: dict[str, Any]) -> None:
+async def append(
+    db: aiosqlite.Connection, actor: Actor, action: str, target: str, why: str, details: dict[str, Any]
+) -> None:
     """Write an entry inside the caller's transaction, so the action and its entry commit together."""
     await audit_store.append(db, actor.name, action, target, why, orjson.dumps(details).decode())
 
@@ -54,7 +55,12 @@ async def audit_log(registry: Registry, query: AuditQuery) -> AuditLog:
     return AuditLog(
         entries=[
             AuditEntry(
-                id=e.id, at=e.at, actor=e.actor, action=e.action, target=e.target, why=e.why,
+                id=e.id,
+                at=e.at,
+                actor=e.actor,
+                action=e.action,
+                target=e.target,
+                why=e.why,
                 details=orjson.loads(e.details_json),
             )
             for e in entries

@@ -245,8 +245,7 @@ async def store_result(registry: Registry, bundle: ResultBundle, predictions: Pa
     async with store.transaction() as db:
         if known_model is None:
             await model_store.write_model(db, Model(**bundle.model.model_dump()))
-        cursor = await db.execute("SELECT run_id FROM results WHERE run_key = ?", (key,))
-        if await cursor.fetchone() is not None:  # stored by another writer meanwhile
+        if await result_store.run_key_taken(db, key):  # stored by another writer meanwhile
             return StoredResult(row.run_id, key, created=False)
         await result_store.insert_result(db, row)
     if row.status == "published" and not row.partial:

@@ -46,7 +46,12 @@ class JobWorker:
     """Claims queued (or stale) jobs and runs them, at most `slots` at once."""
 
     def __init__(
-        self, registry: Registry, *, data: Path | None = None, cache_root: Path | None = None, slots: int = 1,
+        self,
+        registry: Registry,
+        *,
+        data: Path | None = None,
+        cache_root: Path | None = None,
+        slots: int = 1,
         poll_seconds: float = POLL_SECONDS,
     ) -> None:
         self.registry = registry
@@ -118,8 +123,14 @@ class JobWorker:
 
     def request(self, job: Job) -> EvalRequest:
         return EvalRequest(
-            model=job.model_slug, task=job.task_ref, data=self.data, cache_root=self.cache_root,
-            endpoint=job.endpoint, api_key_env=job.api_key_env, tier=job.tier, resume=True,
+            model=job.model_slug,
+            task=job.task_ref,
+            data=self.data,
+            cache_root=self.cache_root,
+            endpoint=job.endpoint,
+            api_key_env=job.api_key_env,
+            tier=job.tier,
+            resume=True,
         )
 
     async def run_job(self, job: Job) -> None:
@@ -162,6 +173,12 @@ class JobWorker:
                 return  # the claim was taken over meanwhile: the new owner reports
             if status == "done":
                 await model_store.write_model_status(db, job.model_slug, "in_review", only_from="evaluating")
-            await append(db, EVALUATOR, f"job_{status}", f"job:{job.id}", "",
-                         {"proposal": job.proposal_id, "run_id": run_id, "message": message[:500]})
+            await append(
+                db,
+                EVALUATOR,
+                f"job_{status}",
+                f"job:{job.id}",
+                "",
+                {"proposal": job.proposal_id, "run_id": run_id, "message": message[:500]},
+            )
         log.info("job %d %s: %s", job.id, status, message[:200])

@@ -56,7 +56,8 @@ HF_WEIGHTS = re.compile(
 REPO_ID = re.compile(r"^(?P<org>[A-Za-z0-9][\w.-]*)/(?P<name>[A-Za-z0-9][\w.-]*)$")
 LLM_FAMILIES = re.compile(
     r"qwen|llama|gemma|mistral|mixtral|phi-?\d|gpt|deepseek|exaone|solar|\byi\b|internlm|olmo|falcon|"
-    r"baichuan|glm|kanana|hyperclova|bert", re.IGNORECASE,
+    r"baichuan|glm|kanana|hyperclova|bert",
+    re.IGNORECASE,
 )
 QA_DATASETS = re.compile(r"clinicalqa|kormedmcqa|kmle|medqa|medmcqa|pubmedqa|mmlu|usmle|licens", re.IGNORECASE)
 AGENT = "agent"
@@ -130,7 +131,8 @@ def claims_of(record: PaperRecord, info: ModelInfo) -> list[Claim]:
     subjects = [m for m in record.models if m.role == "subject"]
     names = {info.name.lower(), info.name.rsplit("/", 1)[-1].lower()}
     return [
-        c for c in record.claims
+        c
+        for c in record.claims
         if (c.model and (c.model.lower() in names or c.model.rsplit("/", 1)[-1].lower() in names))
         or (c.model is None and len(subjects) == 1)
     ]
@@ -203,7 +205,10 @@ def model_candidate(registry: Registry, subject: Subject) -> Candidate:
     info = subject.info
     if subject.registered is not None:
         item = ProposedItem(
-            action="reuse", kind="model", model=subject.registered.slug, excerpt=excerpt_of(info),
+            action="reuse",
+            kind="model",
+            model=subject.registered.slug,
+            excerpt=excerpt_of(info),
             reason=f"already registered as {subject.registered.slug} (version {subject.registered.version!r})",
         )
         return Candidate(item)
@@ -214,25 +219,43 @@ def model_candidate(registry: Registry, subject: Subject) -> Candidate:
     facts += [f"provider {info.provider}"] if info.provider else []
     reason = f"released model not registered here: {'; '.join(facts)}; type {subject.type or 'unknown'}"
     reason += f", version {subject.version!r}" if subject.version else ", version: no weights revision named"
-    item = ProposedItem(action="proposed", kind="model", model=subject.slug, reason=reason[:MAX_REASON],
-                        excerpt=excerpt_of(info))
+    item = ProposedItem(
+        action="proposed", kind="model", model=subject.slug, reason=reason[:MAX_REASON], excerpt=excerpt_of(info)
+    )
     if existing is not None:
         return Candidate(already(item, existing))
     payload = {
-        "slug": subject.slug, "name": subject.name, "type": subject.type or "llm",
-        "provider": subject.slug.split("/", 1)[0], "provider_model_id": subject.provider_model_id,
-        "version": subject.version, "aliases": sorted({subject.provider_model_id} - {subject.slug}),
+        "slug": subject.slug,
+        "name": subject.name,
+        "type": subject.type or "llm",
+        "provider": subject.slug.split("/", 1)[0],
+        "provider_model_id": subject.provider_model_id,
+        "version": subject.version,
+        "aliases": sorted({subject.provider_model_id} - {subject.slug}),
     }
-    new = NewProposal(f"model:{subject.slug}", "model", subject.slug, None, None, None,
-                      canonical_json(payload).decode(), item.reason, item.excerpt)
+    new = NewProposal(
+        f"model:{subject.slug}",
+        "model",
+        subject.slug,
+        None,
+        None,
+        None,
+        canonical_json(payload).decode(),
+        item.reason,
+        item.excerpt,
+    )
     return Candidate(item, new)
 
 
 def already(item: ProposedItem, existing: proposal_store.Proposal) -> ProposedItem:
-    return item.model_copy(update={
-        "action": "already_proposed", "proposal_id": existing.id, "proposal_status": existing.status,
-        "reason": f"already proposed as item {existing.id} ({existing.status}): {item.reason}"[:MAX_REASON],
-    })
+    return item.model_copy(
+        update={
+            "action": "already_proposed",
+            "proposal_id": existing.id,
+            "proposal_status": existing.status,
+            "reason": f"already proposed as item {existing.id} ({existing.status}): {item.reason}"[:MAX_REASON],
+        }
+    )
 
 
 def claim_summary(claim: Claim) -> str:
@@ -247,15 +270,19 @@ def run_reason(subject: Subject, task: Task, claims: list[Claim], data_note: str
     demo = " (a demo task: its numbers are not scores on a real dataset)" if task.demo else ""
     if mapped:
         claim = mapped[0]
-        reason = (f"the text claims{' ' + claim.setting if claim.setting else ''} {claim_summary(claim)}, which "
-                  f"maps to {task.ref}: {claim.mapping.reason}; this run checks it under the task's fixed definition")
+        reason = (
+            f"the text claims{' ' + claim.setting if claim.setting else ''} {claim_summary(claim)}, which "
+            f"maps to {task.ref}: {claim.mapping.reason}; this run checks it under the task's fixed definition"
+        )
         return (reason + demo + data_note)[:MAX_REASON], claim.evidence
     unmapped: dict[str, str] = {}
     for claim in claims:
         unmapped.setdefault(claim.dataset or "an unnamed dataset", claim.mapping.reason)
     why_not = "; ".join(f"{name}: {why}" for name, why in list(unmapped.items())[:3]) or "the text reports no claims"
-    reason = (f"no published claim maps to {task.ref} ({why_not}); proposed because {subject.slug} is a released "
-              f"LLM, and every LLM can be run on {task.ref} with the standard prompt{demo}")
+    reason = (
+        f"no published claim maps to {task.ref} ({why_not}); proposed because {subject.slug} is a released "
+        f"LLM, and every LLM can be run on {task.ref} with the standard prompt{demo}"
+    )
     return (reason + data_note)[:MAX_REASON], excerpt_of(subject.info)
 
 
@@ -271,8 +298,9 @@ async def existing_result(registry: Registry, model: Model | None, task: Task, k
     """(run_id, why) when the run need not be computed: lookup finds a result, or the key is taken."""
     if model is not None:
         try:  # our own agent's lookups are not reuses by a visitor
-            found = await lookup(registry, LookupQuery(model=model.slug, task=task.ref),
-                                 Visitor(hash=None, day=korea_day(), bot=True))
+            found = await lookup(
+                registry, LookupQuery(model=model.slug, task=task.ref), Visitor(hash=None, day=korea_day(), bot=True)
+            )
         except ModelNotFound:
             found = None
         if found is not None and found.result is not None:
@@ -286,44 +314,77 @@ async def existing_result(registry: Registry, model: Model | None, task: Task, k
     return None
 
 
-async def run_candidate(registry: Registry, subject: Subject, task: Task, claims: list[Claim],
-                        data: Path | None) -> Candidate:
+async def run_candidate(
+    registry: Registry, subject: Subject, task: Task, claims: list[Claim], data: Path | None
+) -> Candidate:
     model = subject.registered
     version = model.version if model is not None else subject.version
     model_id = default_model_id(model) if model is not None else subject.provider_model_id
     slug = model.slug if model is not None else subject.slug
-    inputs = run_key_inputs(model_slug=slug, model_version=version, task_slug=task.slug, task_version=task.version,
-                            spec_hash=task.spec_hash, config=chat_config(model_id))
+    inputs = run_key_inputs(
+        model_slug=slug,
+        model_version=version,
+        task_slug=task.slug,
+        task_version=task.version,
+        spec_hash=task.spec_hash,
+        config=chat_config(model_id),
+    )
     key = run_key(inputs)
     reason, excerpt = run_reason(subject, task, claims, data_note(task, data))
-    item = ProposedItem(action="proposed", kind="run", model=slug, task=task.ref, run_key=key, run_id=run_id(key),
-                        tier=AGENT, reason=reason, excerpt=excerpt[:2000])
+    item = ProposedItem(
+        action="proposed",
+        kind="run",
+        model=slug,
+        task=task.ref,
+        run_key=key,
+        run_id=run_id(key),
+        tier=AGENT,
+        reason=reason,
+        excerpt=excerpt[:2000],
+    )
     reuse = await existing_result(registry, model, task, key)
     if reuse is not None:
         return Candidate(item.model_copy(update={"action": "reuse", "run_id": reuse[0], "reason": reuse[1]}))
     existing = proposal_store.get_by_key(registry.store, f"run:{key}")
     if existing is not None:
         return Candidate(already(item, existing))
-    new = NewProposal(f"run:{key}", "run", slug, task.ref, key, AGENT, canonical_json(inputs).decode(), reason,
-                      item.excerpt)
+    new = NewProposal(
+        f"run:{key}", "run", slug, task.ref, key, AGENT, canonical_json(inputs).decode(), reason, item.excerpt
+    )
     return Candidate(item, new)
 
 
-def not_proposed(kind: Literal["model", "run"], model: str, reason: str, excerpt: str,
-                 task: str | None = None) -> Candidate:
-    return Candidate(ProposedItem(action="not_proposed", kind=kind, model=model, task=task, reason=reason[:MAX_REASON],
-                                  excerpt=excerpt[:2000] or model))
+def not_proposed(
+    kind: Literal["model", "run"], model: str, reason: str, excerpt: str, task: str | None = None
+) -> Candidate:
+    return Candidate(
+        ProposedItem(
+            action="not_proposed",
+            kind=kind,
+            model=model,
+            task=task,
+            reason=reason[:MAX_REASON],
+            excerpt=excerpt[:2000] or model,
+        )
+    )
 
 
 def other_runs(subject: Subject, claims: list[Claim]) -> list[Candidate]:
     """Mapped claims of a model the evaluator cannot run unattended (not an LLM)."""
     kind = subject.type or "of unknown type"
     return [
-        not_proposed("run", subject.slug, f"the text's claim maps to {claim.mapping.task}, but {subject.slug} is "
-                     f"{'a ' + kind if subject.type else kind} model: the evaluator runs LLMs behind an "
-                     "OpenAI-compatible endpoint unattended; a maintainer runs this one with "
-                     "`benchtoward eval --command`", claim.evidence, claim.mapping.task)
-        for claim in claims if claim.mapping.task
+        not_proposed(
+            "run",
+            subject.slug,
+            f"the text's claim maps to {claim.mapping.task}, but {subject.slug} is "
+            f"{'a ' + kind if subject.type else kind} model: the evaluator runs LLMs behind an "
+            "OpenAI-compatible endpoint unattended; a maintainer runs this one with "
+            "`benchtoward eval --command`",
+            claim.evidence,
+            claim.mapping.task,
+        )
+        for claim in claims
+        if claim.mapping.task
     ]
 
 
@@ -332,19 +393,34 @@ async def candidates(registry: Registry, record: PaperRecord, data: Path | None)
     found: list[Candidate] = []
     for info in record.models:
         if info.role != "subject":
-            found.append(not_proposed("model", info.name, "a comparator in the text: the evaluator proposes the "
-                                      "models a text releases", info.evidence or info.name))
+            found.append(
+                not_proposed(
+                    "model",
+                    info.name,
+                    "a comparator in the text: the evaluator proposes the models a text releases",
+                    info.evidence or info.name,
+                )
+            )
             continue
         if info.weights in (None, NOT_RELEASED):
             why = "weights not released" if info.weights == NOT_RELEASED else "the text points to no weights"
-            found.append(not_proposed("model", info.name, f"{why}: the evaluator runs released weights only",
-                                      info.evidence or info.name))
+            found.append(
+                not_proposed(
+                    "model", info.name, f"{why}: the evaluator runs released weights only", info.evidence or info.name
+                )
+            )
             continue
         subject = subject_of(registry, record, info)
         if subject is None:
-            found.append(not_proposed("model", info.name, f"weights at {info.weights} are not a Hugging Face "
-                                      "repository the evaluator can set up; a maintainer registers it by hand",
-                                      excerpt_of(info)))
+            found.append(
+                not_proposed(
+                    "model",
+                    info.name,
+                    f"weights at {info.weights} are not a Hugging Face "
+                    "repository the evaluator can set up; a maintainer registers it by hand",
+                    excerpt_of(info),
+                )
+            )
             continue
         found.append(model_candidate(registry, subject))
         claims = claims_of(record, info)

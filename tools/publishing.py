@@ -33,8 +33,12 @@ from tools.schemas import ROW_ID_MAX, ResultDetail, Shape
 from tools.seed import task_row
 from tools.tasks import GetTaskQuery, TaskDetail, get_task
 
-TASK_MOVES = {("building", "in_review"), ("building", "published"), ("in_review", "published"),
-              ("in_review", "building")}
+TASK_MOVES = {
+    ("building", "in_review"),
+    ("building", "published"),
+    ("in_review", "published"),
+    ("in_review", "building"),
+}
 
 
 def unpublished_tasks(registry: Registry) -> list[Task]:
@@ -79,8 +83,14 @@ async def publish_result(registry: Registry, actor: Actor, run_id: str, request:
         if not moved:
             raise Conflict(f"result {run_id} is {result.status}; only a result in review or withdrawn is published")
         await model_store.write_model_status(db, result.model_slug, "published")
-        await append(db, actor, "publish", f"result:{run_id}", request.why,
-                     {"from": result.status, "task": result.task_ref, "model": result.model_slug})
+        await append(
+            db,
+            actor,
+            "publish",
+            f"result:{run_id}",
+            request.why,
+            {"from": result.status, "task": result.task_ref, "model": result.model_slug},
+        )
     await refresh_rank_ranges(registry, result.task_slug, result.task_version)
     return detail(registry, stored_result(registry, run_id))
 
@@ -94,8 +104,14 @@ async def withdraw_result(registry: Registry, actor: Actor, run_id: str, request
         if not moved:
             raise Conflict(f"result {run_id} is {result.status}; it cannot be withdrawn again")
         closed = await withdrawal_store.close_requests(db, run_id, "withdrawn", actor.name, request.why)
-        await append(db, actor, "withdraw", f"result:{run_id}", request.why,
-                     {"from": result.status, "task": result.task_ref, "requests_closed": closed})
+        await append(
+            db,
+            actor,
+            "withdraw",
+            f"result:{run_id}",
+            request.why,
+            {"from": result.status, "task": result.task_ref, "requests_closed": closed},
+        )
     await refresh_rank_ranges(registry, result.task_slug, result.task_version)
     return detail(registry, stored_result(registry, run_id))
 
@@ -151,7 +167,9 @@ async def request_withdrawal(registry: Registry, request: NewWithdrawalRequest) 
         raise Conflict(f"result {result.run_id} is withdrawn already")
     stored = await withdrawal_store.insert_request(registry.store, result.run_id, request.reason, request.contact)
     return WithdrawalReceipt(
-        id=stored.id, run_id=stored.run_id, status="open",
+        id=stored.id,
+        run_id=stored.run_id,
+        status="open",
         message="Received. A maintainer takes the result down first and looks into it afterwards.",
     )
 
@@ -174,8 +192,9 @@ async def decline_withdrawal(
         )
         if closed != 1:
             raise Conflict(f"withdrawal request {request_id} is {stored.status}, not open")
-        await append(db, actor, "decline_withdrawal", f"withdrawal:{request_id}", request.why,
-                     {"run_id": stored.run_id})
+        await append(
+            db, actor, "decline_withdrawal", f"withdrawal:{request_id}", request.why, {"run_id": stored.run_id}
+        )
     updated = withdrawal_store.get_request(registry.store, request_id)
     assert updated is not None
     return withdrawal_info(updated)
@@ -195,8 +214,11 @@ class NewTaskVersion(Shape):
 
     task_file: dict[str, Any] = Field(
         description="A task file: {meta, spec}, as in evaluator/specs/tasks/ (checked against the datasets stored).",
-        json_schema_extra={"required": ["meta", "spec"], "additionalProperties": False,
-                           "properties": {"meta": {"type": "object"}, "spec": {"type": "object"}}},
+        json_schema_extra={
+            "required": ["meta", "spec"],
+            "additionalProperties": False,
+            "properties": {"meta": {"type": "object"}, "spec": {"type": "object"}},
+        },
     )
     note: str = Field(min_length=1, max_length=4000, description="What changed, shown with the version.")
     why: str = Field(default="", max_length=2000)
@@ -214,11 +236,18 @@ async def set_task_status(registry: Registry, actor: Actor, ref: str, request: T
     if request.status == "published" and note is None:
         raise BadRequest(f"publishing {task.ref} needs a change note (note): what changed from the previous version")
     async with registry.store.transaction() as db:
-        if not await task_store.write_task_status(db, task.slug, task.version, request.status, task.status, note,
-                                                  actor.name):
+        if not await task_store.write_task_status(
+            db, task.slug, task.version, request.status, task.status, note, actor.name
+        ):
             raise Conflict(f"{task.ref} changed meanwhile")
-        await append(db, actor, "task_status", f"task:{task.ref}", request.why,
-                     {"from": task.status, "to": request.status, "note": note})
+        await append(
+            db,
+            actor,
+            "task_status",
+            f"task:{task.ref}",
+            request.why,
+            {"from": task.status, "to": request.status, "note": note},
+        )
     return await get_task(registry, GetTaskQuery(slug=task.slug, version=task.version))
 
 
@@ -237,8 +266,9 @@ async def add_task_version(registry: Registry, actor: Actor, request: NewTaskVer
     async with registry.store.transaction() as db:
         if not await task_store.insert_task(db, row, actor.name):
             raise Conflict(f"{row.ref} was added meanwhile")
-        await append(db, actor, "task_add", f"task:{row.ref}", request.why,
-                     {"spec_hash": row.spec_hash, "note": row.change_note})
+        await append(
+            db, actor, "task_add", f"task:{row.ref}", request.why, {"spec_hash": row.spec_hash, "note": row.change_note}
+        )
     return await get_task(registry, GetTaskQuery(slug=row.slug, version=row.version))
 
 

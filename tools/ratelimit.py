@@ -74,6 +74,4 @@ class Limiters:
     """The limiters one server process keeps."""
 
     login_failures: RateLimiter = field(default_factory=lambda: RateLimiter(LOGIN_FAILURES, "failed logins"))
-    withdrawals: RateLimiter = field(
-        default_factory=lambda: RateLimiter(WITHDRAWAL_REQUESTS, "withdrawal requests")
-    )
+    withdrawals: RateLimiter = field(default_factory=lambda: RateLimiter(WITHDRAWAL_REQUESTS, "withdrawal requests"))

@@ -48,8 +48,12 @@ class PaperReading(Shape):
 
 
 class PaperUrl(Shape):
-    url: str = Field(min_length=8, max_length=2000, pattern=r"^https?://[^\s/?#]+([/?#]\S*)?$",
-                     description="http(s) URL of the document.")
+    url: str = Field(
+        min_length=8,
+        max_length=2000,
+        pattern=r"^https?://[^\s/?#]+([/?#]\S*)?$",
+        description="http(s) URL of the document.",
+    )
 
 
 async def read_record(content: bytes, name: str, llm: LLMConfig | None = None) -> PaperRecord:
@@ -66,14 +70,24 @@ async def read_record(content: bytes, name: str, llm: LLMConfig | None = None) -
 
 def reading_of(registry: Registry, reading: Reading, proposed: int) -> PaperReading:
     return PaperReading(
-        reading_id=reading.id, source=reading.source, sha256=reading.sha256, read_by=reading.read_by,
-        read_at=reading.read_at, record=PaperRecord.model_validate_json(reading.record_json),
-        items=[ProposedItem.model_validate(item) for item in orjson.loads(reading.outcome_json)], proposed=proposed,
+        reading_id=reading.id,
+        source=reading.source,
+        sha256=reading.sha256,
+        read_by=reading.read_by,
+        read_at=reading.read_at,
+        record=PaperRecord.model_validate_json(reading.record_json),
+        items=[ProposedItem.model_validate(item) for item in orjson.loads(reading.outcome_json)],
+        proposed=proposed,
     )
 
 
 async def read_and_propose(
-    registry: Registry, actor: Actor, content: bytes, name: str, *, llm: LLMConfig | None = None,
+    registry: Registry,
+    actor: Actor,
+    content: bytes,
+    name: str,
+    *,
+    llm: LLMConfig | None = None,
     data: Path | None = None,
 ) -> PaperReading:
     """Read a document, propose the missing models and runs (after `lookup`), and store the reading and the new
@@ -96,8 +110,14 @@ async def read_and_propose(
             items.append(item)
         await proposal_store.set_outcome(db, reading_id, outcome_json(items))
         proposed = sum(1 for item in items if item.action == "proposed")
-        await append(db, actor, "read_paper", f"reading:{reading_id}", "",
-                     {"source": record.source, "sha256": sha256, "proposed": proposed})
+        await append(
+            db,
+            actor,
+            "read_paper",
+            f"reading:{reading_id}",
+            "",
+            {"source": record.source, "sha256": sha256, "proposed": proposed},
+        )
     reading = proposal_store.get_reading(registry.store, reading_id)
     assert reading is not None
     return reading_of(registry, reading, proposed)
@@ -147,7 +167,10 @@ async def fetch_paper(url: str, *, offline: bool) -> tuple[bytes, str]:
 
 
 async def fetch_document(
-    url: str, *, max_bytes: int = MAX_DOCUMENT_BYTES, allow_private: bool = False,
+    url: str,
+    *,
+    max_bytes: int = MAX_DOCUMENT_BYTES,
+    allow_private: bool = False,
     timeout: float = FETCH_TIMEOUT_SECONDS,
 ) -> tuple[bytes, str]:
     """GET a document over http(s): refused past `max_bytes` (by Content-Length first, then while reading), and,

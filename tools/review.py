@@ -94,7 +94,6 @@ class ApproveRequest(Shape):
         default=None, pattern=ENV_NAME, description="Name of the environment variable holding the API key."
     )
 
-
     @field_validator("endpoint")
     @classmethod
     def no_credentials_in_the_url(cls, endpoint: str | None) -> str | None:
@@ -112,21 +111,38 @@ def job_info(job: Job | None) -> JobInfo | None:
     if job is None:
         return None
     return JobInfo(
-        id=job.id, status=job.status, attempts=job.attempts, endpoint=job.endpoint,  # type: ignore[arg-type]
-        api_key_env=job.api_key_env, run_id=job.run_id, message=job.message, created_at=job.created_at,
-        heartbeat_at=job.heartbeat_at, finished_at=job.finished_at,
+        id=job.id,
+        status=job.status,
+        attempts=job.attempts,
+        endpoint=job.endpoint,  # type: ignore[arg-type]
+        api_key_env=job.api_key_env,
+        run_id=job.run_id,
+        message=job.message,
+        created_at=job.created_at,
+        heartbeat_at=job.heartbeat_at,
+        finished_at=job.finished_at,
     )
 
 
 def review_item(registry: Registry, proposal: Proposal) -> ReviewItem:
     job = job_store.job_of_proposal(registry.store, proposal.id) if proposal.kind == "run" else None
     return ReviewItem(
-        id=proposal.id, kind=proposal.kind, status=proposal.status, model=proposal.model_slug,  # type: ignore[arg-type]
-        task=proposal.task_ref, run_key=proposal.run_key,
+        id=proposal.id,
+        kind=proposal.kind,
+        status=proposal.status,
+        model=proposal.model_slug,  # type: ignore[arg-type]
+        task=proposal.task_ref,
+        run_key=proposal.run_key,
         run_id=run_id_of(proposal.run_key) if proposal.run_key else None,
-        tier=proposal.tier, reason=proposal.reason, excerpt=proposal.excerpt,
-        details=orjson.loads(proposal.payload_json), reading_id=proposal.reading_id, created_at=proposal.created_at,
-        decided_by=proposal.decided_by, decided_at=proposal.decided_at, decision_why=proposal.decision_why,
+        tier=proposal.tier,
+        reason=proposal.reason,
+        excerpt=proposal.excerpt,
+        details=orjson.loads(proposal.payload_json),
+        reading_id=proposal.reading_id,
+        created_at=proposal.created_at,
+        decided_by=proposal.decided_by,
+        decided_at=proposal.decided_at,
+        decision_why=proposal.decision_why,
         job=job_info(job),
     )
 
@@ -153,9 +169,14 @@ async def get_item(registry: Registry, query: ItemQuery) -> ReviewItem:
 def model_of_payload(payload: dict[str, Any]) -> Model:
     """The model a model proposal registers; it starts as `evaluating` (the evaluator sets it up and runs it)."""
     return Model(
-        slug=payload["slug"], name=payload["name"], type=payload["type"], provider=payload["provider"],
-        provider_model_id=payload.get("provider_model_id"), version=payload.get("version", ""),
-        status="evaluating", aliases=tuple(payload.get("aliases", ())),
+        slug=payload["slug"],
+        name=payload["name"],
+        type=payload["type"],
+        provider=payload["provider"],
+        provider_model_id=payload.get("provider_model_id"),
+        version=payload.get("version", ""),
+        status="evaluating",
+        aliases=tuple(payload.get("aliases", ())),
     )
 
 
@@ -165,8 +186,9 @@ async def approve_model(registry: Registry, actor: Actor, proposal: Proposal, wh
             raise Conflict(f"item {proposal.id} is {proposal.status}, not pending")
         if model_store.get_model(registry.store, proposal.model_slug) is None:
             await model_store.write_model(db, model_of_payload(orjson.loads(proposal.payload_json)))
-        await append(db, actor, "approve", f"proposal:{proposal.id}", why,
-                     {"kind": "model", "model": proposal.model_slug})
+        await append(
+            db, actor, "approve", f"proposal:{proposal.id}", why, {"kind": "model", "model": proposal.model_slug}
+        )
 
 
 def run_endpoint(model: Model | None, request: ApproveRequest, proposal: Proposal) -> str:
@@ -208,10 +230,21 @@ async def approve_run(registry: Registry, actor: Actor, proposal: Proposal, requ
     async with registry.store.transaction() as db:
         if model_proposal is not None:
             if model_proposal.status == "pending":
-                await proposal_store.decide(db, model_proposal.id, "approved", actor.name,
-                                            f"approved with run item {proposal.id}: {request.why}")
-                await append(db, actor, "approve", f"proposal:{model_proposal.id}", request.why,
-                             {"kind": "model", "model": proposal.model_slug, "with_run": proposal.id})
+                await proposal_store.decide(
+                    db,
+                    model_proposal.id,
+                    "approved",
+                    actor.name,
+                    f"approved with run item {proposal.id}: {request.why}",
+                )
+                await append(
+                    db,
+                    actor,
+                    "approve",
+                    f"proposal:{model_proposal.id}",
+                    request.why,
+                    {"kind": "model", "model": proposal.model_slug, "with_run": proposal.id},
+                )
             await model_store.write_model(db, model_of_payload(orjson.loads(model_proposal.payload_json)))
         elif model is not None and model.status != "published":
             await model_store.write_model_status(db, model.slug, "evaluating")
@@ -219,14 +252,34 @@ async def approve_run(registry: Registry, actor: Actor, proposal: Proposal, requ
         if not retry and not await proposal_store.decide(db, proposal.id, "approved", actor.name, request.why):
             raise Conflict(f"item {proposal.id} was decided meanwhile")
         try:
-            job_id = await job_store.enqueue(db, proposal.id, proposal.model_slug, proposal.task_ref,
-                                             proposal.run_key, proposal.tier, endpoint, request.api_key_env)
+            job_id = await job_store.enqueue(
+                db,
+                proposal.id,
+                proposal.model_slug,
+                proposal.task_ref,
+                proposal.run_key,
+                proposal.tier,
+                endpoint,
+                request.api_key_env,
+            )
         except ValueError as error:
             raise Conflict(str(error)) from None
-        await append(db, actor, "retry" if retry else "approve", f"proposal:{proposal.id}", request.why, {
-            "kind": "run", "model": proposal.model_slug, "task": proposal.task_ref, "run_key": proposal.run_key,
-            "job": job_id, "endpoint": endpoint, "api_key_env": request.api_key_env,
-        })
+        await append(
+            db,
+            actor,
+            "retry" if retry else "approve",
+            f"proposal:{proposal.id}",
+            request.why,
+            {
+                "kind": "run",
+                "model": proposal.model_slug,
+                "task": proposal.task_ref,
+                "run_key": proposal.run_key,
+                "job": job_id,
+                "endpoint": endpoint,
+                "api_key_env": request.api_key_env,
+            },
+        )
 
 
 async def approve(registry: Registry, actor: Actor, item_id: int, request: ApproveRequest) -> ReviewItem:
@@ -248,8 +301,14 @@ async def reject(registry: Registry, actor: Actor, item_id: int, request: Reject
     async with registry.store.transaction() as db:
         if not await proposal_store.decide(db, proposal.id, "rejected", actor.name, request.why):
             raise Conflict(f"item {proposal.id} is {proposal.status}, not pending")
-        await append(db, actor, "reject", f"proposal:{proposal.id}", request.why,
-                     {"kind": proposal.kind, "model": proposal.model_slug, "task": proposal.task_ref})
+        await append(
+            db,
+            actor,
+            "reject",
+            f"proposal:{proposal.id}",
+            request.why,
+            {"kind": proposal.kind, "model": proposal.model_slug, "task": proposal.task_ref},
+        )
     return review_item(registry, stored_proposal(registry, item_id))
 
 

@@ -136,9 +136,16 @@ def result_detail(registry: Registry, result: Result, model: Model, task: Task) 
     metrics = orjson.loads(result.metrics_json)
     credit = dataset_credit(registry, task)
     bibtex = result_bibtex(
-        run_id=result.run_id, run_key=result.run_key, model_name=model.name, model_slug=model.slug,
-        task_ref=result.task_ref, task_title=task.title, spec_hash=result.spec_hash, eval_date=result.eval_date,
-        url=registry.result_url(result.run_id), dataset_citation=credit.citation,
+        run_id=result.run_id,
+        run_key=result.run_key,
+        model_name=model.name,
+        model_slug=model.slug,
+        task_ref=result.task_ref,
+        task_title=task.title,
+        spec_hash=result.spec_hash,
+        eval_date=result.eval_date,
+        url=registry.result_url(result.run_id),
+        dataset_citation=credit.citation,
     )
     return ResultDetail(
         run_id=result.run_id,

@@ -123,8 +123,14 @@ def safe_next(target: str | None) -> str:
 
 
 def login_page(site: ReviewSite, request: Request, status: int = 200, error: str = "") -> Response:
-    return render("review_login.html", status=status, title="Maintainer login", error=error,
-                  form_token=site.keys.form_token(LOGIN_PURPOSE), next=safe_next(request.query_params.get("next")))
+    return render(
+        "review_login.html",
+        status=status,
+        title="Maintainer login",
+        error=error,
+        form_token=site.keys.form_token(LOGIN_PURPOSE),
+        next=safe_next(request.query_params.get("next")),
+    )
 
 
 async def login(site: ReviewSite, request: Request) -> Response:
@@ -141,8 +147,15 @@ async def login(site: ReviewSite, request: Request) -> Response:
         site.limiters.login_failures.record(visitor)
         return login_page(site, request, 401, "That token is not valid.")
     response = RedirectResponse(safe_next(str(form.get("next", ""))), status_code=303)
-    response.set_cookie(COOKIE, cookie, max_age=site.keys.session_seconds, path=COOKIE_PATH, httponly=True,
-                        samesite="strict", secure=site.secure_cookies)
+    response.set_cookie(
+        COOKIE,
+        cookie,
+        max_age=site.keys.session_seconds,
+        path=COOKIE_PATH,
+        httponly=True,
+        samesite="strict",
+        secure=site.secure_cookies,
+    )
     return response
 
 

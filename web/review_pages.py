@@ -57,15 +57,29 @@ def review_routes_for(site: ReviewSite) -> list[BaseRoute]:
         waiting = await publishing.results_in_review(registry, publishing.InReviewQuery())
         requests = await publishing.withdrawal_requests(registry, publishing.WithdrawalsQuery())
         unpublished = publishing.unpublished_tasks(registry)
-        return render("review_queue.html", title="Review", who=who, items=pending.items, jobs=jobs.jobs,
-                      results=waiting.results, requests=requests.requests, tasks=unpublished,
-                      readings=reading.recent_readings(registry, 10), notice=request.query_params.get("notice", ""))
+        return render(
+            "review_queue.html",
+            title="Review",
+            who=who,
+            items=pending.items,
+            jobs=jobs.jobs,
+            results=waiting.results,
+            requests=requests.requests,
+            tasks=unpublished,
+            readings=reading.recent_readings(registry, 10),
+            notice=request.query_params.get("notice", ""),
+        )
 
     async def item_page(request: Request, who: SignedIn) -> Response:
         query = validate(review.ItemQuery, {"item_id": request.path_params["item_id"]})
         item = await review.get_item(site.registry, query)
-        return render("review_item.html", title=f"Review item {item.id}", who=who, item=item,
-                      notice=request.query_params.get("notice", ""))
+        return render(
+            "review_item.html",
+            title=f"Review item {item.id}",
+            who=who,
+            item=item,
+            notice=request.query_params.get("notice", ""),
+        )
 
     async def reading_page(request: Request, who: SignedIn) -> Response:
         found = reading.get_reading(site.registry, int(request.path_params["reading_id"]))
@@ -81,8 +95,10 @@ def review_routes_for(site: ReviewSite) -> list[BaseRoute]:
     async def approve(request: Request) -> Response:
         who, form = await form_action(site, request)
         item_id = validate(review.ItemQuery, {"item_id": request.path_params["item_id"]}).item_id
-        body = validate(review.ApproveRequest, {k: v for k, v in form.items()
-                                                if k in {"why", "endpoint", "api_key_env"} and v.strip()})
+        body = validate(
+            review.ApproveRequest,
+            {k: v for k, v in form.items() if k in {"why", "endpoint", "api_key_env"} and v.strip()},
+        )
         await review.approve(site.registry, who.actor, item_id, body)
         site.wake_worker()
         return back(f"/review/items/{item_id}", f"item {item_id} approved")
@@ -117,8 +133,10 @@ def review_routes_for(site: ReviewSite) -> list[BaseRoute]:
     async def task_status(request: Request) -> Response:
         who, form = await form_action(site, request)
         ref = request.path_params["task"][:80]
-        body = validate(publishing.TaskStatusRequest, {k: v for k, v in form.items()
-                                                       if k in {"status", "note", "why"} and v.strip()})
+        body = validate(
+            publishing.TaskStatusRequest,
+            {k: v for k, v in form.items() if k in {"status", "note", "why"} and v.strip()},
+        )
         await publishing.set_task_status(site.registry, who.actor, ref, body)
         return back("/review", f"{ref} is now {body.status.replace('_', ' ')}")
 
@@ -134,8 +152,9 @@ def review_routes_for(site: ReviewSite) -> list[BaseRoute]:
             content, name = await uploaded(form.get("file"), str(form.get("url", "")).strip())
         finally:
             await form.close()
-        found = await reading.read_and_propose(site.registry, who.actor, content, name, llm=site.paper_llm,
-                                               data=site.data)
+        found = await reading.read_and_propose(
+            site.registry, who.actor, content, name, llm=site.paper_llm, data=site.data
+        )
         return RedirectResponse(f"/review/readings/{found.reading_id}", status_code=303)
 
     async def uploaded(upload: object, url: str) -> tuple[bytes, str]:
@@ -163,8 +182,12 @@ def review_routes_for(site: ReviewSite) -> list[BaseRoute]:
         Route("/review/items/{item_id:int}", maintainer_page(site, item_page), methods=["GET"], name="review_item"),
         Route("/review/items/{item_id:int}/approve", approve, methods=["POST"], name="review_approve"),
         Route("/review/items/{item_id:int}/reject", reject, methods=["POST"], name="review_reject"),
-        Route("/review/readings/{reading_id:int}", maintainer_page(site, reading_page), methods=["GET"],
-              name="review_reading"),
+        Route(
+            "/review/readings/{reading_id:int}",
+            maintainer_page(site, reading_page),
+            methods=["GET"],
+            name="review_reading",
+        ),
         Route("/review/papers", read_paper, methods=["POST"], name="review_papers"),
         Route("/review/results/{run_id}/publish", publish, methods=["POST"], name="review_publish"),
         Route("/review/results/{run_id}/withdraw", withdraw, methods=["POST"], name="review_withdraw"),

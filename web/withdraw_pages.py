@@ -20,8 +20,9 @@ PURPOSE = "withdrawal"
 def withdraw_routes(site: ReviewSite) -> list[BaseRoute]:
     async def form_page(request: Request) -> Response:
         run_id = request.query_params.get("run_id", "")[:12]
-        return render("withdraw.html", title="Ask for a withdrawal", run_id=run_id,
-                      form_token=site.keys.form_token(PURPOSE))
+        return render(
+            "withdraw.html", title="Ask for a withdrawal", run_id=run_id, form_token=site.keys.form_token(PURPOSE)
+        )
 
     async def submit(request: Request) -> Response:
         check_same_site(site, request)
@@ -30,9 +31,7 @@ def withdraw_routes(site: ReviewSite) -> list[BaseRoute]:
         if not site.keys.form_token_valid(PURPOSE, str(form.get("form_token", "")) or None):
             raise Forbidden("the form expired or was not ours; reload it and try again")
         wanted = {key: str(form.get(key, "")).strip() for key in ("run_id", "reason", "contact")}
-        receipt = await publishing.request_withdrawal(
-            site.registry, validate(publishing.NewWithdrawalRequest, wanted)
-        )
+        receipt = await publishing.request_withdrawal(site.registry, validate(publishing.NewWithdrawalRequest, wanted))
         return render("withdraw_done.html", status=202, title="Request received", receipt=receipt)
 
     return [
