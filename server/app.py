@@ -25,6 +25,7 @@ from server.review_api import review_routes
 from server.runtime import Runtime, load_secret
 from server.settings import Settings
 from store import Store
+from tools.endpoints import EndpointPolicy
 from tools.errors import NotFound
 from tools.jobs import JobWorker
 from tools.ranking import refresh_stale
@@ -114,7 +115,12 @@ def build_app(settings: Settings) -> Starlette:
         try:
             await sync_specs(store)
             clean_artifacts(settings.artifacts_dir)
-            registry = Registry(store=store, public_url=settings.base_url, artifacts_dir=settings.artifacts_dir)
+            registry = Registry(
+                store=store,
+                public_url=settings.base_url,
+                artifacts_dir=settings.artifacts_dir,
+                endpoints=EndpointPolicy.from_settings(settings.endpoint_key_envs, settings.endpoint_hosts),
+            )
             runtime.start(registry, load_secret(settings.secret_file))
             app.state.runtime = runtime
             flusher = asyncio.create_task(flush_usage_forever(registry))

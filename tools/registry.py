@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from store.db import Store
+from tools.endpoints import EndpointPolicy
 from tools.usage import UsageCounter
 
 T = TypeVar("T")
@@ -74,6 +75,7 @@ class Registry:
     artifacts_dir: Path
     usage: UsageCounter = field(default_factory=UsageCounter)
     cache: ReadCache = field(default_factory=ReadCache)
+    endpoints: EndpointPolicy = field(default_factory=EndpointPolicy)  # which keys an approved run may send where
 
     def remember(self, key: Hashable, compute: Callable[[], T]) -> T:
         """`compute()`, or its answer from before if nothing was written to the store since."""

@@ -12,6 +12,7 @@ write to a request.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import re
 import time
 from dataclasses import dataclass, field
@@ -53,12 +54,28 @@ def is_bot(user_agent: str | None) -> bool:
     return bool(user_agent) and BOT_AGENTS.search(user_agent or "") is not None
 
 
+def visitor_address(address: str) -> str:
+    """The part of an address that names one visitor: an IPv4 address (also when written as IPv6-mapped), or
+    the /64 network of an IPv6 address, since one subscriber or host is given a whole /64 and could otherwise
+    be 2^64 visitors. Anything else (a Unix socket path, a test client's name) is taken as it is."""
+    try:
+        parsed = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+    return str(parsed)
+
+
 def visitor_for(secret: bytes, address: str | None, user_agent: str | None, now: datetime | None = None) -> Visitor:
     """The daily visitor hash of an address; the address goes no further than this function."""
     day = korea_day(now)
     if not address:
         return Visitor(hash=None, day=day, bot=is_bot(user_agent))
-    digest = hashlib.sha256(secret + b"\x00" + day.encode() + b"\x00" + address.encode()).hexdigest()
+    named = visitor_address(address).encode()
+    digest = hashlib.sha256(secret + b"\x00" + day.encode() + b"\x00" + named).hexdigest()
     return Visitor(hash=digest, day=day, bot=is_bot(user_agent))
 
 

@@ -1,0 +1,34 @@
+"""Log lines that say what happened and nothing more: one event, one line.
+
+Anything a client sends can reach a log (a path is percent-decoded before the app sees it, so `%0a` is a real
+line break and `%00` a NUL). Written raw, a CR or LF would forge a line that looks like the server's own, and a
+NUL makes tools treat the log as binary. `printable` escapes every control character (C0, DEL, C1 and the
+Unicode line and paragraph separators) and the backslash, so an escape in the log is never ambiguous; the
+formatter applies it to every message, and the access log to the path it records.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\]")
+FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def escape(match: re.Match[str]) -> str:
+    char = match.group()
+    return "\\\\" if char == "\\" else f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
+
+
+def printable(text: str) -> str:
+    """`text` with control characters escaped (`\\x0a`, `\\x00`, `\\u2028`) and backslashes doubled."""
+    return CONTROL.sub(escape, text)
+
+
+class OneLineFormatter(logging.Formatter):
+    """Escapes control characters in the message; a traceback, added after it, keeps its own lines."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        record.message = printable(record.message)
+        return super().formatMessage(record)
