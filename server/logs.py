@@ -3,8 +3,8 @@
 Anything a client sends can reach a log (a path is percent-decoded before the app sees it, so `%0a` is a real
 line break and `%00` a NUL). Written raw, a CR or LF would forge a line that looks like the server's own, and a
 NUL makes tools treat the log as binary. `printable` escapes every control character (C0, DEL, C1 and the
-Unicode line and paragraph separators) and the backslash, so an escape in the log is never ambiguous; the
-formatter applies it to every message, and the access log to the path it records.
+Unicode line and paragraph separators) and the backslash, so an escaped path in the access log is never
+ambiguous; the formatter escapes the control characters of every message, whatever logged it.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from __future__ import annotations
 import logging
 import re
 
-CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\]")
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+CONTROL_OR_BACKSLASH = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\]")
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
@@ -23,12 +24,12 @@ def escape(match: re.Match[str]) -> str:
 
 def printable(text: str) -> str:
     """`text` with control characters escaped (`\\x0a`, `\\x00`, `\\u2028`) and backslashes doubled."""
-    return CONTROL.sub(escape, text)
+    return CONTROL_OR_BACKSLASH.sub(escape, text)
 
 
 class OneLineFormatter(logging.Formatter):
     """Escapes control characters in the message; a traceback, added after it, keeps its own lines."""
 
     def formatMessage(self, record: logging.LogRecord) -> str:
-        record.message = printable(record.message)
+        record.message = CONTROL.sub(escape, record.message)
         return super().formatMessage(record)
