@@ -24,7 +24,7 @@ SECRET_BODY = b"# BenchToward: guide for AI agents (loopback only)\n"
 class Files(BaseHTTPRequestHandler):
     seen: list[tuple[str, str]] = []  # (path, Host header) of every request, across the test's server
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+    def do_GET(self) -> None:
         self.seen.append((self.path, self.headers.get("host", "")))
         if self.path == "/moved":
             self.send_response(302)

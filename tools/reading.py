@@ -17,6 +17,7 @@ from pydantic import Field
 
 from evaluator import papers
 from evaluator.papers import LLMConfig, PaperRecord
+from evaluator.papers.sandbox import Sandbox
 from evaluator.papers.text import DEFAULT_MAX_BYTES
 from store import proposals as proposal_store
 from store.proposals import Reading
@@ -56,10 +57,15 @@ class PaperUrl(Shape):
     )
 
 
-async def read_record(content: bytes, name: str, llm: LLMConfig | None = None) -> PaperRecord:
-    """The reader's record of one document; its errors become API errors with stable codes."""
+async def read_record(
+    content: bytes, name: str, llm: LLMConfig | None = None, sandbox: Sandbox | None = None
+) -> PaperRecord:
+    """The reader's record of one document; its errors become API errors with stable codes. The document is
+    parsed in a limited child process (evaluator/papers/sandbox.py), never in the server's own."""
     try:
-        return await papers.read_paper(content, name=name, llm=llm, max_bytes=MAX_DOCUMENT_BYTES)
+        document = await (sandbox or Sandbox()).load(content, name=name, max_bytes=MAX_DOCUMENT_BYTES)
+        extractor = papers.LLMExtractor(llm) if llm is not None else papers.RuleExtractor()
+        return await extractor.extract(document.text, source=document.source)
     except papers.DocumentTooLarge as error:
         raise PayloadTooLarge(error.message) from None
     except papers.BadDocument as error:
@@ -92,7 +98,7 @@ async def read_and_propose(
 ) -> PaperReading:
     """Read a document, propose the missing models and runs (after `lookup`), and store the reading and the new
     review items together. A document read before proposes nothing new: its items say `already_proposed`."""
-    record = await read_record(content, name, llm)
+    record = await read_record(content, name, llm, registry.sandbox)
     found = await candidates(registry, record, data)
     sha256 = hashlib.sha256(content).hexdigest()
     items: list[ProposedItem] = []

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from evaluator.papers.sandbox import Sandbox
 from store.db import Store
 from tools.endpoints import EndpointPolicy
 from tools.usage import UsageCounter
@@ -76,6 +77,7 @@ class Registry:
     usage: UsageCounter = field(default_factory=UsageCounter)
     cache: ReadCache = field(default_factory=ReadCache)
     endpoints: EndpointPolicy = field(default_factory=EndpointPolicy)  # which keys an approved run may send where
+    sandbox: Sandbox = field(default_factory=Sandbox)  # where documents are read (limited child processes)
 
     def remember(self, key: Hashable, compute: Callable[[], T]) -> T:
         """`compute()`, or its answer from before if nothing was written to the store since."""
