@@ -10,7 +10,7 @@ import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -22,7 +22,7 @@ SECRET_BODY = b"# BenchToward: guide for AI agents (loopback only)\n"
 
 
 class Files(BaseHTTPRequestHandler):
-    seen: list[tuple[str, str]] = []  # (path, Host header) of every request, across the test's server
+    seen: ClassVar[list[tuple[str, str]]] = []  # (path, Host header) of every request to the test's server
 
     def do_GET(self) -> None:
         self.seen.append((self.path, self.headers.get("host", "")))

@@ -151,7 +151,7 @@ async def resolve_public(host: str, port: int, *, allow_private: bool = False) -
         infos = await asyncio.get_running_loop().getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
     except (OSError, UnicodeError):
         raise FetchFailed(f"cannot resolve {host[:200]!r}") from None
-    addresses = [ipaddress.ip_address(info[4][0].split("%", 1)[0]) for info in infos]
+    addresses = [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in infos]
     if not addresses:
         raise FetchFailed(f"cannot resolve {host[:200]!r}")
     if not allow_private and not all(address.is_global for address in addresses):
