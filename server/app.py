@@ -122,10 +122,12 @@ def build_app(settings: Settings) -> Starlette:
                 endpoints=EndpointPolicy.from_settings(settings.endpoint_key_envs, settings.endpoint_hosts),
             )
             runtime.start(registry, load_secret(settings.secret_file))
+            await runtime.visitor_keys.refresh(store)  # today's and tomorrow's visitor keys, older ones deleted
             app.state.runtime = runtime
             flusher = asyncio.create_task(flush_usage_forever(registry))
             ranking = asyncio.create_task(refresh_stale(registry))  # results imported while the server was down
-            background = [flusher, ranking, *start_worker(runtime, registry)]
+            keys = asyncio.create_task(runtime.visitor_keys.keep_forever(store))
+            background = [flusher, ranking, keys, *start_worker(runtime, registry)]
             try:
                 async with mcp.session_manager.run():
                     yield

@@ -1,7 +1,9 @@
 """Counting reuse without tracking anyone.
 
-A visitor is known only by a daily hash: sha256(secret ‖ Korea-time date ‖ address). The address is
-never stored or logged, and the hash changes every day. Lookups that find a result count once each;
+A visitor is known only by a daily hash: sha256(day key ‖ Korea-time date ‖ address), where the day key is
+random, made for that day and deleted after it (tools/visitor_keys.py) and an IPv6 address counts by its /64.
+The address is never stored or logged, the hash changes every day, and once a day is over nobody can recompute
+its hashes. Lookups that find a result count once each;
 downloads (a listed result's predictions file or JSON, a leaderboard CSV) count once per visitor, file
 and Korea-time day; known crawlers are not counted. Browser page visits come only from beacons (the
 small script on each page posts its path to /v1/beacon) and count once per page, visitor and day.
@@ -69,13 +71,13 @@ def visitor_address(address: str) -> str:
     return str(parsed)
 
 
-def visitor_for(secret: bytes, address: str | None, user_agent: str | None, now: datetime | None = None) -> Visitor:
-    """The daily visitor hash of an address; the address goes no further than this function."""
+def visitor_for(key: bytes, address: str | None, user_agent: str | None, now: datetime | None = None) -> Visitor:
+    """The visitor hash of an address under a day's key; the address goes no further than this function."""
     day = korea_day(now)
     if not address:
         return Visitor(hash=None, day=day, bot=is_bot(user_agent))
     named = visitor_address(address).encode()
-    digest = hashlib.sha256(secret + b"\x00" + day.encode() + b"\x00" + named).hexdigest()
+    digest = hashlib.sha256(key + b"\x00" + day.encode() + b"\x00" + named).hexdigest()
     return Visitor(hash=digest, day=day, bot=is_bot(user_agent))
 
 
