@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Any
 
 
-def setting(default: Any, help: str, env: str, flag: str) -> Any:
-    return field(default=default, metadata={"help": help, "env": env, "flag": flag})
+def setting(default: Any, help: str, env: str, flag: str, operator: bool = False) -> Any:
+    """One setting. An `operator` one matters only to whoever runs the server (documented in README.md and docs/,
+    not in the agents' llms.txt)."""
+    return field(default=default, metadata={"help": help, "env": env, "flag": flag, "operator": operator})
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class Settings:
         "(default: none, every visitor is the address that connected; `*` trusts anyone, only behind a proxy).",
         "BENCHTOWARD_FORWARDED_ALLOW_IPS",
         "--forwarded-allow-ips",
+        operator=True,
     )
     limit_concurrency: int = setting(
         1000,
@@ -76,6 +79,7 @@ class Settings:
         "`unavailable` and its connection closed.",
         "BENCHTOWARD_LIMIT_CONCURRENCY",
         "--limit-concurrency",
+        operator=True,
     )
     endpoint_key_envs: str | None = setting(
         None,
@@ -83,12 +87,14 @@ class Settings:
         "comma-separated, besides those whose name starts with BENCHTOWARD_KEY_.",
         "BENCHTOWARD_ENDPOINT_KEY_ENVS",
         "--endpoint-key-envs",
+        operator=True,
     )
     endpoint_hosts: str | None = setting(
         None,
         "Hosts an approved run's endpoint may be on, comma-separated (default: any host).",
         "BENCHTOWARD_ENDPOINT_HOSTS",
         "--endpoint-hosts",
+        operator=True,
     )
 
     @property
@@ -113,6 +119,11 @@ class Settings:
 def setting_fields() -> list[tuple[str, str, str, str]]:
     """(name, flag, env, help) of every setting."""
     return [(f.name, f.metadata["flag"], f.metadata["env"], f.metadata["help"]) for f in fields(Settings)]
+
+
+def operator_settings() -> set[str]:
+    """The names of the settings that matter only to whoever runs the server."""
+    return {f.name for f in fields(Settings) if f.metadata["operator"]}
 
 
 INT_SETTINGS = {"port", "review_workers", "limit_concurrency"}
