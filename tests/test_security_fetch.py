@@ -90,8 +90,8 @@ async def test_a_name_that_rebinds_to_loopback_after_the_check_never_reaches_loo
 async def test_the_fetch_connects_to_the_checked_address_with_the_original_host_on_every_hop(
     files: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Finding 4: each hop, the redirect included, is resolved once and sent to that address with its own name
-    in the Host header."""
+    """Finding 4 (a guard that held before too): each hop, the redirect included, is resolved once and sent to
+    that address with its own name in the Host header, so pinning the address keeps virtual hosts working."""
     port = files.server_address[1]
     lookups = fake_dns(monkeypatch, {"papers.test": ["127.0.0.1"], "other.test": ["127.0.0.1"]})
     content, name = await fetch_document(f"http://papers.test:{port}/moved", allow_private=True)
@@ -103,7 +103,7 @@ async def test_the_fetch_connects_to_the_checked_address_with_the_original_host_
 async def test_a_name_with_any_private_address_is_refused_before_connecting(
     files: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Finding 4: the one lookup is checked whole; loopback among the answers refuses the fetch."""
+    """Finding 4 (a guard that held before too): a name resolving to loopback is refused before connecting."""
     port = files.server_address[1]
     fake_dns(monkeypatch, {"mixed.test": ["127.0.0.1"]})
     with pytest.raises(Exception) as refused:
