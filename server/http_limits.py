@@ -100,11 +100,14 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.mid_request = False  # a request began and its body has not been read to the end
         self.refused = False
         self.head_timer: asyncio.TimerHandle | None = None
+        # The cap is ours to apply (JSON answers, and a connection past it refused at once); uvicorn's own check
+        # would answer requests on connections already taken with plain text.
+        self.cap, self.limit_concurrency = self.limit_concurrency, None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self.transport = LingeringTransport(transport, self)  # type: ignore[assignment]
-        if self.limit_concurrency is not None and len(self.connections) > self.limit_concurrency:
+        if self.cap is not None and len(self.connections) > self.cap:
             self.refuse(Unavailable("the server is at its limit of open connections; try again shortly"))
             return
         self.start_head_timer()
@@ -182,7 +185,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.reading_head = False
         self.unparsed_head_bytes = 0
         self.stop_head_timer()
-        if self.limit_concurrency is not None and len(self.tasks) >= self.limit_concurrency:
+        if self.cap is not None and len(self.tasks) >= self.cap:
             raise HeadRefused(Unavailable("the server is at its limit of requests in progress; try again shortly"))
         super().on_headers_complete()
 

@@ -105,6 +105,8 @@ def test_connections_past_the_concurrency_limit_are_answered_503_and_closed(sett
             with socket.create_connection(("127.0.0.1", server.port), timeout=DEADLINE) as extra:
                 status, body = answer(read_until_closed(extra, 5))
                 assert status == 503 and body["error"] == "unavailable"
+            held[0].sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            assert read_until_closed(held[0]).startswith(b"HTTP/1.1 200")  # the connections taken are served
         finally:
             for connection in held:
                 connection.close()
