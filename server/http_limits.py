@@ -24,6 +24,7 @@ import httptools
 import orjson
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from server.logs import log_config
 from server.middleware import SECURITY_HEADERS
 from server.settings import Settings
 from tools.errors import AppError, BadRequest, HeadersTooLarge, RequestTimeout, Unavailable, UriTooLong
@@ -46,6 +47,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "host": settings.host,
         "port": settings.port,
         "log_level": settings.log_level,
+        "log_config": log_config(settings.log_level),  # one escaped line per event, in every worker process
         "access_log": False,
         "lifespan": "on",
         "http": HTTP_PROTOCOL,  # httptools with limits on the request head and its time

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Any
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 CONTROL_OR_BACKSLASH = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\]")
@@ -33,3 +34,17 @@ class OneLineFormatter(logging.Formatter):
     def formatMessage(self, record: logging.LogRecord) -> str:
         record.message = CONTROL.sub(escape, record.message)
         return super().formatMessage(record)
+
+
+def log_config(level: str) -> dict[str, Any]:
+    """The logging configuration uvicorn applies in its process and in each worker process (`--workers N`
+    included, where the CLI's own set-up does not reach): every logger writes through `OneLineFormatter`."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"one_line": {"()": "server.logs.OneLineFormatter", "fmt": FORMAT}},
+        "handlers": {
+            "stderr": {"class": "logging.StreamHandler", "formatter": "one_line", "stream": "ext://sys.stderr"}
+        },
+        "root": {"handlers": ["stderr"], "level": level.upper()},
+    }

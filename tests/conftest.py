@@ -96,7 +96,8 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self.port}"
         overrides = {"host": "127.0.0.1", "port": self.port, "public_url": public_url or self.url}
         self.settings = Settings(**{**vars(settings), **overrides})
-        options = {**uvicorn_options(self.settings), "log_level": "warning"}  # as `benchtoward serve` runs it
+        options = {**uvicorn_options(self.settings), "log_level": "warning"}  # as `benchtoward serve` runs it,
+        del options["log_config"]  # but leaving the test process's own logging (pytest's capture) as it is
         config = uvicorn.Config(build_app(self.settings), **options)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

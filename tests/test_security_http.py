@@ -143,9 +143,10 @@ async def test_x_forwarded_for_is_believed_only_from_the_proxies_the_operator_na
 @pytest.mark.timeout(120)
 def test_cr_lf_and_nul_in_a_path_are_one_escaped_line_in_the_server_log(settings: Settings, tmp_path: Path) -> None:
     """Finding 8: the access log wrote the percent-decoded path raw, so %0a forged log lines and %00 made the
-    log binary. Against `benchtoward serve` and its real log: one request, one line, escapes visible."""
+    log binary. Against `benchtoward serve --workers 2` and its real log (each worker process logs through the
+    same formatter): one request, one line, escapes visible."""
     port, log = free_port(), tmp_path / "server.log"
-    server = serve(settings, port, log, "--log-level", "info")
+    server = serve(settings, port, log, "--log-level", "info", "--workers", "2")
     forged = "/x%0a2026-12-01%2013:45:00,000%20INFO%20benchtoward.access:%20POST%20/forged%20200%201.0ms%0d%00end"
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
