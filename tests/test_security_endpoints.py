@@ -6,12 +6,15 @@ nothing else, on the API and the web form; a job queued before the rule never re
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from typing import Any
 
 import httpx
+import orjson
 import pytest
 
+from server.cli import main
 from server.settings import Settings
 from tests.conftest import running
 from tests.fake_llm import FakeLLM, Script
@@ -97,3 +100,19 @@ async def test_a_job_queued_before_the_rule_never_sends_the_variable(
             job = await poll(failed, timeout=60)
         assert job["message"].startswith("bad_request: api_key_env 'SECRET_CANARY' is not allowed")
         assert llm.script.total() == 0
+
+
+async def test_the_command_line_approval_follows_the_same_allowlist(
+    settings: Settings, token: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Finding 5 on `benchtoward review approve`: refused and audited without the flag, accepted with it (the
+    command runs its own event loop, so it runs in a thread here)."""
+    db = str(settings.db)
+    item = next(row[0] for row in query(settings.db, "SELECT id FROM proposals WHERE kind = 'run' ORDER BY id"))
+    approve = ["review", "approve", str(item), "--db", db, "--endpoint", "http://127.0.0.1:9/v1"]
+    assert await asyncio.to_thread(main, [*approve, "--api-key-env", "SECRET_CANARY"]) == 2
+    assert orjson.loads(capsys.readouterr().err)["error"] == "bad_request"
+    assert len(refusals(settings)) == 1 and query(settings.db, "SELECT count(*) FROM jobs") == [(0,)]
+    allowed = [*approve, "--api-key-env", "SECRET_CANARY", "--endpoint-key-envs", "SECRET_CANARY"]
+    assert await asyncio.to_thread(main, allowed) == 0
+    assert query(settings.db, "SELECT api_key_env FROM jobs") == [("SECRET_CANARY",)]
