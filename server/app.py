@@ -23,6 +23,7 @@ from server.middleware import AccessLog, BodyLimit, SecurityHeaders
 from server.openapi import openapi_document
 from server.review_api import review_routes
 from server.runtime import Runtime, load_secret
+from server.served_pages import ServedPages
 from server.settings import Settings
 from store import Store
 from tools.endpoints import EndpointPolicy
@@ -155,6 +156,7 @@ def build_app(settings: Settings) -> Starlette:
             Middleware(SecurityHeaders),
             Middleware(BodyLimit, larger=UPLOAD_PATHS),
             Middleware(UnexpectedErrors),
+            Middleware(ServedPages, runtime=runtime),  # a beacon counts only for a page sent to its visitor
         ],
         exception_handlers=HANDLERS,
         lifespan=lifespan,

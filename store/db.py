@@ -99,7 +99,7 @@ def apply_migrations(connection: sqlite3.Connection, found: list[tuple[int, str,
 
 # Tables whose writes change no answer a reader caches: an evaluation's claim and its per-item cache, written
 # several times a second while it runs. Every other table moves the generation (tables added later included).
-UNCACHED_TABLES = frozenset({"runs", "run_items", "schema_migrations", "generation", "visitor_keys"})
+UNCACHED_TABLES = frozenset({"runs", "run_items", "schema_migrations", "generation", "visitor_keys", "served_pages"})
 
 
 def install_generation(connection: sqlite3.Connection) -> None:

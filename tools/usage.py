@@ -6,7 +6,8 @@ The address is never stored or logged, the hash changes every day, and once a da
 its hashes. Lookups that find a result count once each;
 downloads (a listed result's predictions file or JSON, a leaderboard CSV) count once per visitor, file
 and Korea-time day; known crawlers are not counted. Browser page visits come only from beacons (the
-small script on each page posts its path to /v1/beacon) and count once per page, visitor and day.
+small script on each page posts its path to /v1/beacon) and count once per page, visitor and day, and only
+for a page the server sent that visitor that day (noted by server/served_pages.py).
 Events and visits are buffered in memory and written in batches by `flush`, so counting never adds a
 write to a request.
 """
@@ -85,15 +86,28 @@ def utc_stamp() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
+# A beacon may reach one worker before the page's record, served by another worker, reaches the store: it waits
+# this many flushes (a few seconds each) for it, then counts nothing.
+MAX_WAIT_FLUSHES = 5
+
+
 @dataclass
 class UsageCounter:
-    """Buffers reuse events and page visits until the next flush."""
+    """Buffers reuse events, pages served and page visits until the next flush."""
 
     pending: list[event_store.Event] = field(default_factory=list)
     pending_visits: list[visit_store.Visit] = field(default_factory=list)
+    pending_served: set[visit_store.Visit] = field(default_factory=set)
+    waiting: dict[visit_store.Visit, int] = field(default_factory=dict)  # visits whose page is not known served yet
+
+    def count_served(self, visitor: Visitor, path: str) -> None:
+        """A page sent to a visitor: today, a beacon from that visitor for that page is a visit."""
+        if not visitor.bot:
+            self.pending_served.add(visit_store.Visit(path, visitor.hash, visitor.day))
 
     def count_visit(self, visitor: Visitor, path: str) -> None:
-        """A beacon from a browser that opened `path` (already checked to be one of our pages)."""
+        """A beacon from a browser that opened `path` (already checked to be one of our pages). It counts once the
+        store knows the page was served to this visitor today, so a script posting beacons counts nothing."""
         if visitor.bot:
             return
         self.pending_visits.append(visit_store.Visit(path, visitor.hash, visitor.day))
@@ -111,17 +125,23 @@ class UsageCounter:
 
     async def flush(self, store: Store) -> int:
         """Write what is buffered; return how many events and visits were handed to the store. What a failed
-        write held (its transaction rolled back) goes back to the buffer for the next flush."""
+        write held (its transaction rolled back) goes back to the buffer for the next flush; a visit whose page
+        is not known to have been served waits a few flushes for it."""
         batch, self.pending = self.pending, []
         visits, self.pending_visits = self.pending_visits, []
+        served, self.pending_served = self.pending_served, set()
         try:
             await event_store.record_events(store, batch)
         except Exception:
             self.pending[:0], self.pending_visits[:0] = batch, visits
+            self.pending_served |= served
             raise
         try:
-            await visit_store.record_visits(store, visits)
+            unserved = await visit_store.record_visits(store, list(served), [*visits, *self.waiting])
         except Exception:
             self.pending_visits[:0] = visits
+            self.pending_served |= served
             raise
+        ages = {visit: self.waiting.get(visit, 0) + 1 for visit in unserved}
+        self.waiting = {visit: age for visit, age in ages.items() if age < MAX_WAIT_FLUSHES}
         return len(batch) + len(visits)
