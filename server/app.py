@@ -23,8 +23,10 @@ from server.middleware import AccessLog, BodyLimit, SecurityHeaders
 from server.openapi import openapi_document
 from server.review_api import review_routes
 from server.runtime import Runtime, load_secret
+from server.served_pages import ServedPages
 from server.settings import Settings
 from store import Store
+from tools.endpoints import EndpointPolicy
 from tools.errors import NotFound
 from tools.jobs import JobWorker
 from tools.ranking import refresh_stale
@@ -114,12 +116,19 @@ def build_app(settings: Settings) -> Starlette:
         try:
             await sync_specs(store)
             clean_artifacts(settings.artifacts_dir)
-            registry = Registry(store=store, public_url=settings.base_url, artifacts_dir=settings.artifacts_dir)
+            registry = Registry(
+                store=store,
+                public_url=settings.base_url,
+                artifacts_dir=settings.artifacts_dir,
+                endpoints=EndpointPolicy.from_settings(settings.endpoint_key_envs, settings.endpoint_hosts),
+            )
             runtime.start(registry, load_secret(settings.secret_file))
+            await runtime.visitor_keys.refresh(store)  # today's and tomorrow's visitor keys, older ones deleted
             app.state.runtime = runtime
             flusher = asyncio.create_task(flush_usage_forever(registry))
             ranking = asyncio.create_task(refresh_stale(registry))  # results imported while the server was down
-            background = [flusher, ranking, *start_worker(runtime, registry)]
+            keys = asyncio.create_task(runtime.visitor_keys.keep_forever(store))
+            background = [flusher, ranking, keys, *start_worker(runtime, registry)]
             try:
                 async with mcp.session_manager.run():
                     yield
@@ -147,6 +156,7 @@ def build_app(settings: Settings) -> Starlette:
             Middleware(SecurityHeaders),
             Middleware(BodyLimit, larger=UPLOAD_PATHS),
             Middleware(UnexpectedErrors),
+            Middleware(ServedPages, runtime=runtime),  # a beacon counts only for a page sent to its visitor
         ],
         exception_handlers=HANDLERS,
         lifespan=lifespan,

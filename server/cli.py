@@ -22,28 +22,21 @@ from tools.bundles import export_result, import_result
 from tools.errors import AppError
 
 Handler = Callable[[argparse.Namespace, Settings], int]
+SERVE_SETTINGS = [*REVIEW_SETTINGS, "forwarded_allow_ips", "limit_concurrency"]
 
 
 def serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
-    from server.http_limits import HTTP_PROTOCOL
+    from server.http_limits import uvicorn_options
 
     for field in fields(Settings):  # the worker processes read the same settings from the environment
         value = getattr(settings, field.name)
         if value is not None:
             os.environ[field.metadata["env"]] = str(value)
-    uvicorn.run(
-        "server.asgi:create_app",
-        factory=True,
-        host=settings.host,
-        port=settings.port,
-        workers=args.workers,
-        access_log=False,
-        log_level=settings.log_level,
-        lifespan="on",
-        http=HTTP_PROTOCOL,  # httptools with limits on the request head (server/http_limits.py)
-    )
+    # httptools with limits on the request head and its time, connections capped, forwarded addresses believed
+    # only from the proxies named by --forwarded-allow-ips (server/http_limits.py)
+    uvicorn.run("server.asgi:create_app", factory=True, workers=args.workers, **uvicorn_options(settings))
     return 0
 
 
@@ -84,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     serve_parser = commands.add_parser("serve", help="Serve /v1, MCP at /mcp and the website.")
-    add_settings(serve_parser, ["db", "host", "port", "public_url", "artifacts", "data", "log_level", *REVIEW_SETTINGS])
+    add_settings(serve_parser, ["db", "host", "port", "public_url", "artifacts", "data", "log_level", *SERVE_SETTINGS])
     serve_parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes.")
     serve_parser.set_defaults(handler=serve)
 

@@ -30,8 +30,17 @@ from tools.maintainers import Actor, add_maintainer, list_maintainers, revoke_ma
 from tools.registry import Registry
 from web.bodies import validate
 
-REVIEW_SETTINGS = ["review_workers", "offline", "paper_llm_endpoint", "paper_llm_model", "paper_llm_key_env"]
+REVIEW_SETTINGS = [
+    "review_workers",
+    "offline",
+    "paper_llm_endpoint",
+    "paper_llm_model",
+    "paper_llm_key_env",
+    "endpoint_key_envs",
+    "endpoint_hosts",
+]
 STORE = ["db", "public_url", "artifacts", "log_level"]
+ENDPOINT_RULES = ["endpoint_key_envs", "endpoint_hosts"]  # which key variables an approved run may send, where
 T = TypeVar("T")
 
 
@@ -343,7 +352,12 @@ def add_review_commands(commands: Any) -> None:
     show.add_argument("id", type=int)
     show.add_argument("--json", action="store_true")
     approve = command(
-        queue, "approve", "Approve an item (a run is queued for the worker).", review_approve, STORE, True
+        queue,
+        "approve",
+        "Approve an item (a run is queued for the worker).",
+        review_approve,
+        [*STORE, *ENDPOINT_RULES],
+        True,
     )
     approve.add_argument("id", type=int)
     approve.add_argument("--why")
@@ -389,7 +403,7 @@ def add_review_commands(commands: Any) -> None:
         "worker",
         "Run approved evaluation jobs (a separate evaluator process).",
         worker_command,
-        [*STORE, "data"],
+        [*STORE, "data", *ENDPOINT_RULES],
     )
     worker.add_argument("--slots", type=int, default=1, help="Jobs at once (default 1).")
     worker.add_argument("--exit-when-idle", action="store_true", help="Stop when no job is left.")

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import TypeVar
 
 from evaluator.predictions import remove_stale_temporaries
+from server.logs import FORMAT, OneLineFormatter
 from server.settings import BOOL_SETTINGS, INT_SETTINGS, LOG_LEVELS, Settings, setting_fields
 from store import Store
+from tools.endpoints import EndpointPolicy
 from tools.registry import Registry
 from tools.seed import sync_specs
 
@@ -34,18 +36,19 @@ def add_settings(parser: argparse.ArgumentParser, names: Sequence[str]) -> None:
 
 
 def setup_logging(level: str) -> None:
-    logging.basicConfig(
-        level=getattr(logging, level.upper(), logging.INFO),
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(OneLineFormatter(FORMAT))  # control characters escaped: one event, one line
+    logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO), handlers=[handler])
 
 
 async def open_registry(settings: Settings) -> Registry:
     store = await Store.open(settings.db)
     await sync_specs(store)
     clean_artifacts(settings.artifacts_dir)
-    return Registry(store=store, public_url=settings.base_url, artifacts_dir=settings.artifacts_dir)
+    endpoints = EndpointPolicy.from_settings(settings.endpoint_key_envs, settings.endpoint_hosts)
+    return Registry(
+        store=store, public_url=settings.base_url, artifacts_dir=settings.artifacts_dir, endpoints=endpoints
+    )
 
 
 def clean_artifacts(artifacts: Path) -> None:

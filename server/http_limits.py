@@ -6,6 +6,12 @@ any application code runs. This protocol counts the bytes of each request head a
 they arrive, and answers 414 `uri_too_long` or 431 `headers_too_large` as soon as a limit is passed; a
 request httptools cannot parse (raw bytes that are not HTTP, invalid UTF-8 in the request line) gets 400
 `bad_request`. All three are `{"error", "message"}` JSON with the security headers, and close the connection.
+
+Connections are bounded too, so slow or silent clients cannot hold the server (slowloris): a request head must
+arrive in full within HEAD_TIMEOUT_SECONDS of the connection opening (or of the previous answer), else 408
+`request_timeout` (or, when not a byte of it came, a plain close); an idle keep-alive connection is closed
+after uvicorn's `timeout_keep_alive`; and past `--limit-concurrency` open connections a new one is answered 503
+`unavailable` at once and closed. `uvicorn_options` is how `benchtoward serve` (and the tests) run uvicorn.
 """
 
 from __future__ import annotations
@@ -18,8 +24,10 @@ import httptools
 import orjson
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from server.logs import log_config
 from server.middleware import SECURITY_HEADERS
-from tools.errors import AppError, BadRequest, HeadersTooLarge, UriTooLong
+from server.settings import Settings
+from tools.errors import AppError, BadRequest, HeadersTooLarge, RequestTimeout, Unavailable, UriTooLong
 
 # uvicorn's `http` setting: an import string survives the trip to worker processes.
 HTTP_PROTOCOL = "server.http_limits:BoundedHttpToolsProtocol"
@@ -27,9 +35,30 @@ MAX_URL_BYTES = 16 * 1024
 MAX_HEADER_BYTES = 64 * 1024  # names and values of all headers of one request
 MAX_UNPARSED_HEAD_BYTES = 1024 * 1024  # bytes received while one request head is still incomplete
 LINGER_SECONDS = 2.0  # after a refusal, what the client still sends is read and dropped, then the socket closes
+HEAD_TIMEOUT_SECONDS = 5.0  # to send a whole request head; a person's browser takes milliseconds
+IDLE_TIMEOUT_SECONDS = 5  # an idle keep-alive connection between requests (uvicorn's timeout_keep_alive)
 
 
-class HeadTooLarge(Exception):
+def uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """The keyword arguments for uvicorn that bound connections and decide whose forwarded address is believed.
+    uvicorn's own default believes X-Forwarded-For from 127.0.0.1, so any local client could pick its visitor
+    hash: here proxy headers are read only from the proxies the operator names."""
+    return {
+        "host": settings.host,
+        "port": settings.port,
+        "log_level": settings.log_level,
+        "log_config": log_config(settings.log_level),  # one escaped line per event, in every worker process
+        "access_log": False,
+        "lifespan": "on",
+        "http": HTTP_PROTOCOL,  # httptools with limits on the request head and its time
+        "proxy_headers": bool(settings.forwarded_allow_ips),
+        "forwarded_allow_ips": settings.forwarded_allow_ips or "",
+        "limit_concurrency": settings.limit_concurrency,
+        "timeout_keep_alive": IDLE_TIMEOUT_SECONDS,
+    }
+
+
+class HeadRefused(Exception):
     def __init__(self, error: AppError) -> None:
         super().__init__(error.message)
         self.error = error
@@ -72,10 +101,42 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.reading_head = True
         self.mid_request = False  # a request began and its body has not been read to the end
         self.refused = False
+        self.head_timer: asyncio.TimerHandle | None = None
+        # The cap is ours to apply (JSON answers, and a connection past it refused at once); uvicorn's own check
+        # would answer requests on connections already taken with plain text.
+        self.cap, self.limit_concurrency = self.limit_concurrency, None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self.transport = LingeringTransport(transport, self)  # type: ignore[assignment]
+        if self.cap is not None and len(self.connections) > self.cap:
+            self.refuse(Unavailable("the server is at its limit of open connections; try again shortly"))
+            return
+        self.start_head_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.stop_head_timer()
+        super().connection_lost(exc)
+
+    def start_head_timer(self) -> None:
+        self.stop_head_timer()
+        self.head_timer = self.loop.call_later(HEAD_TIMEOUT_SECONDS, self.head_timed_out)
+
+    def stop_head_timer(self) -> None:
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+
+    def head_timed_out(self) -> None:
+        """The head did not arrive in time: a client that began one is told so, a silent one is just closed."""
+        self.head_timer = None
+        answering = self.cycle is not None and not self.cycle.response_complete  # a pipelined request
+        if self.transport.is_closing() or answering:
+            return
+        if self.mid_request or self.unparsed_head_bytes:
+            self.refuse(RequestTimeout(f"the request head did not arrive within {HEAD_TIMEOUT_SECONDS:g} s"))
+        else:
+            self.transport.close()
 
     def data_received(self, data: bytes) -> None:
         if self.refused:
@@ -85,7 +146,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self.parser.feed_data(data)
         except httptools.HttpParserCallbackError as error:
             cause = error.__context__
-            self.refuse(cause.error if isinstance(cause, HeadTooLarge) else BadRequest("invalid HTTP request"))
+            self.refuse(cause.error if isinstance(cause, HeadRefused) else BadRequest("invalid HTTP request"))
             return
         except httptools.HttpParserError:
             self.refuse(BadRequest("invalid HTTP request"))
@@ -113,19 +174,27 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     def on_url(self, url: bytes) -> None:
         if len(self.url) + len(url) > MAX_URL_BYTES:
-            raise HeadTooLarge(UriTooLong(f"the request line is over {MAX_URL_BYTES} bytes"))
+            raise HeadRefused(UriTooLong(f"the request line is over {MAX_URL_BYTES} bytes"))
         super().on_url(url)
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self.header_bytes += len(name) + len(value)
         if self.header_bytes > MAX_HEADER_BYTES:
-            raise HeadTooLarge(HeadersTooLarge(f"the request headers are over {MAX_HEADER_BYTES} bytes"))
+            raise HeadRefused(HeadersTooLarge(f"the request headers are over {MAX_HEADER_BYTES} bytes"))
         super().on_header(name, value)
 
     def on_headers_complete(self) -> None:
         self.reading_head = False
         self.unparsed_head_bytes = 0
+        self.stop_head_timer()
+        if self.cap is not None and len(self.tasks) >= self.cap:
+            raise HeadRefused(Unavailable("the server is at its limit of requests in progress; try again shortly"))
         super().on_headers_complete()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self.start_head_timer()  # the next request's head, on this kept-alive connection
 
     def send_400_response(self, msg: str) -> None:  # uvicorn's own refusals (e.g. a bad upgrade)
         self.refuse(BadRequest(msg))

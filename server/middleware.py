@@ -10,6 +10,7 @@ import urllib.parse
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from server.logs import printable
 from tools.errors import BadRequest, PayloadTooLarge
 
 access_log = logging.getLogger("benchtoward.access")
@@ -69,7 +70,8 @@ class AccessLog:
         finally:
             if access_log.isEnabledFor(logging.INFO):
                 elapsed = (time.perf_counter() - started) * 1000
-                access_log.info("%s %s %d %.1fms", scope["method"], scope["path"], status, elapsed)
+                path = printable(scope["path"])  # percent-decoded: %0a would be a line break
+                access_log.info("%s %s %d %.1fms", scope["method"], path, status, elapsed)
 
 
 MAX_BODY_BYTES = 1024 * 1024  # the ceiling of every route but those given a larger one; routes check their own

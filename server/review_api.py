@@ -106,16 +106,15 @@ def bearer_token(request: Request) -> str | None:
 
 
 def authenticate(runtime: Runtime, request: Request) -> Actor:
-    """The maintainer of a valid bearer token, or unauthorized (a wrong token counts towards the limit)."""
-    visitor = runtime.visitor(request).hash
+    """The maintainer of a valid bearer token, or unauthorized. The token is checked first: a valid one always
+    gets in, a wrong one counts towards the failed-login limits (and is answered `rate_limited` past them)."""
     token = bearer_token(request)
     if token is None:
         raise Unauthorized("a maintainer token is required (Authorization: Bearer TOKEN)")
-    runtime.limiters.login_failures.check(visitor)
     try:
         return actor_of(authenticate_token(runtime.registry, runtime.keys, token))
     except Unauthorized:
-        runtime.limiters.login_failures.record(visitor)
+        runtime.limiters.login_failed(runtime.visitor(request).hash, token)
         raise
 
 
@@ -171,8 +170,8 @@ def reader(function: Callable[..., Awaitable[BaseModel]]) -> Handler:
 
 
 async def request_withdrawal(call: Call) -> BaseModel:
-    call.runtime.limiters.withdrawals.hit(call.runtime.visitor(call.request).hash)
-    return await publishing.request_withdrawal(call.runtime.registry, call.body)
+    visitor = call.runtime.visitor(call.request).hash
+    return await publishing.request_withdrawal(call.runtime.registry, call.body, call.runtime.limiters, visitor)
 
 
 ROUTES: tuple[ReviewRoute, ...] = (

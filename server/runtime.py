@@ -1,9 +1,10 @@
-"""What the presenters share once the app has started: the registry and the visitor secret."""
+"""What the presenters share once the app has started: the registry, the keys and the daily visitor keys."""
 
 from __future__ import annotations
 
 import os
 import secrets
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -15,7 +16,8 @@ from tools.auth import Keys
 from tools.jobs import JobWorker
 from tools.ratelimit import Limiters
 from tools.registry import Registry
-from tools.usage import Visitor, visitor_for
+from tools.usage import Visitor, korea_day, visitor_for
+from tools.visitor_keys import DailyKeys
 
 SECRET_BYTES = 32
 
@@ -50,7 +52,7 @@ class Runtime:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._registry: Registry | None = None
-        self._secret = b""
+        self.visitor_keys = DailyKeys()  # the daily visitor keys (tools/visitor_keys.py), not the server secret
         self._keys: Keys | None = None
         self.limiters = Limiters()
         self.worker: JobWorker | None = None
@@ -58,7 +60,6 @@ class Runtime:
 
     def start(self, registry: Registry, secret: bytes) -> None:
         self._registry = registry
-        self._secret = secret
         self._keys = Keys(secret)
 
     @property
@@ -97,6 +98,9 @@ class Runtime:
         return self._registry
 
     def visitor(self, connection: HTTPConnection) -> Visitor:
-        """The daily visitor hash of the caller; the address is used here and nowhere else."""
+        """The daily visitor hash of the caller, keyed by today's visitor key; the address is used here and
+        nowhere else."""
         address = connection.client.host if connection.client else None
-        return visitor_for(self._secret, address, connection.headers.get("user-agent"))
+        now = datetime.now(UTC)
+        key = self.visitor_keys.key(self.registry.store, korea_day(now))
+        return visitor_for(key, address, connection.headers.get("user-agent"), now)

@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Any
 
 
-def setting(default: Any, help: str, env: str, flag: str) -> Any:
-    return field(default=default, metadata={"help": help, "env": env, "flag": flag})
+def setting(default: Any, help: str, env: str, flag: str, operator: bool = False) -> Any:
+    """One setting. An `operator` one matters only to whoever runs the server (documented in README.md and docs/,
+    not in the agents' llms.txt)."""
+    return field(default=default, metadata={"help": help, "env": env, "flag": flag, "operator": operator})
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,37 @@ class Settings:
         "BENCHTOWARD_PAPER_LLM_KEY_ENV",
         "--paper-llm-key-env",
     )
+    forwarded_allow_ips: str | None = setting(
+        None,
+        "Addresses of the reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, comma-separated "
+        "(default: none, every visitor is the address that connected; `*` trusts anyone, only behind a proxy).",
+        "BENCHTOWARD_FORWARDED_ALLOW_IPS",
+        "--forwarded-allow-ips",
+        operator=True,
+    )
+    limit_concurrency: int = setting(
+        1000,
+        "Open connections and requests in progress one server process takes; past it a request is answered 503 "
+        "`unavailable` and its connection closed.",
+        "BENCHTOWARD_LIMIT_CONCURRENCY",
+        "--limit-concurrency",
+        operator=True,
+    )
+    endpoint_key_envs: str | None = setting(
+        None,
+        "Environment variables an approved run may send to its endpoint as the API key (api_key_env), "
+        "comma-separated, besides those whose name starts with BENCHTOWARD_KEY_.",
+        "BENCHTOWARD_ENDPOINT_KEY_ENVS",
+        "--endpoint-key-envs",
+        operator=True,
+    )
+    endpoint_hosts: str | None = setting(
+        None,
+        "Hosts an approved run's endpoint may be on, comma-separated (default: any host).",
+        "BENCHTOWARD_ENDPOINT_HOSTS",
+        "--endpoint-hosts",
+        operator=True,
+    )
 
     @property
     def base_url(self) -> str:
@@ -88,7 +121,12 @@ def setting_fields() -> list[tuple[str, str, str, str]]:
     return [(f.name, f.metadata["flag"], f.metadata["env"], f.metadata["help"]) for f in fields(Settings)]
 
 
-INT_SETTINGS = {"port", "review_workers"}
+def operator_settings() -> set[str]:
+    """The names of the settings that matter only to whoever runs the server."""
+    return {f.name for f in fields(Settings) if f.metadata["operator"]}
+
+
+INT_SETTINGS = {"port", "review_workers", "limit_concurrency"}
 # uvicorn also knows "trace", which logs every client's address: not offered (addresses are never logged).
 LOG_LEVELS = ("debug", "info", "warning", "error")
 BOOL_SETTINGS = {"offline"}
@@ -114,6 +152,8 @@ def from_sources(flags: Mapping[str, Any], environ: Mapping[str, str] | None = N
         elif environ.get(f.metadata["env"]):
             values[f.name] = convert(f.name, environ[f.metadata["env"]])
     settings = replace(Settings(), **values)
+    if settings.limit_concurrency < 1:
+        raise ValueError(f"--limit-concurrency must be at least 1, not {settings.limit_concurrency}")
     if settings.log_level not in LOG_LEVELS:
         raise ValueError(f"log level must be one of {', '.join(LOG_LEVELS)}, not {settings.log_level!r}")
     return settings

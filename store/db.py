@@ -9,10 +9,11 @@ open the same file (WAL, busy timeout); SQLite serialises their writers.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,6 +24,13 @@ T = TypeVar("T")
 Params = Sequence[Any] | dict[str, Any]
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 BUSY_TIMEOUT_MS = 10_000
+
+
+def create_private(path: Path) -> None:
+    """Create the database file readable by the service alone (0600), unless it exists: SQLite then gives its
+    -wal and -shm files the same mode, so visitor hashes and token hashes are not readable by every local user."""
+    with suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
 class StoreError(Exception):
@@ -91,7 +99,7 @@ def apply_migrations(connection: sqlite3.Connection, found: list[tuple[int, str,
 
 # Tables whose writes change no answer a reader caches: an evaluation's claim and its per-item cache, written
 # several times a second while it runs. Every other table moves the generation (tables added later included).
-UNCACHED_TABLES = frozenset({"runs", "run_items", "schema_migrations", "generation"})
+UNCACHED_TABLES = frozenset({"runs", "run_items", "schema_migrations", "generation", "visitor_keys", "served_pages"})
 
 
 def install_generation(connection: sqlite3.Connection) -> None:
@@ -132,6 +140,7 @@ class Store:
     async def open(cls, path: Path) -> Store:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
+        create_private(path)
         setup = sqlite3.connect(path, isolation_level=None)
         try:
             configure(setup)

@@ -45,13 +45,29 @@ def list_requests(store: Store, status: str | None, limit: int) -> list[Withdraw
     return [from_row(row) for row in rows]
 
 
+def open_request(store: Store, run_id: str) -> WithdrawalRequest | None:
+    """The oldest open request for a result, if it has one."""
+    sql = f"SELECT {COLUMNS} FROM withdrawal_requests WHERE run_id = ? AND status = 'open' ORDER BY id LIMIT 1"
+    row = store.read_one(sql, (run_id,))
+    return from_row(row) if row else None
+
+
 async def insert_request(store: Store, run_id: str, reason: str, contact: str) -> WithdrawalRequest:
+    """A new open request, unless the result has one already (opened meanwhile): then that one."""
     async with store.transaction() as db:
-        cursor = await db.execute(
-            "INSERT INTO withdrawal_requests (run_id, reason, contact, status, created_at) VALUES (?, ?, ?, 'open', ?)",
-            (run_id, reason, contact, utc_now()),
+        rows = await db.execute_fetchall(
+            "SELECT id FROM withdrawal_requests WHERE run_id = ? AND status = 'open' ORDER BY id LIMIT 1", (run_id,)
         )
-        request_id = int(cursor.lastrowid or 0)
+        existing = list(rows)
+        if existing:
+            request_id = int(existing[0][0])
+        else:
+            cursor = await db.execute(
+                "INSERT INTO withdrawal_requests (run_id, reason, contact, status, created_at) "
+                "VALUES (?, ?, ?, 'open', ?)",
+                (run_id, reason, contact, utc_now()),
+            )
+            request_id = int(cursor.lastrowid or 0)
     stored = get_request(store, request_id)
     assert stored is not None
     return stored

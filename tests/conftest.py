@@ -15,7 +15,7 @@ import uvicorn
 from asgi_lifespan import LifespanManager
 
 from server.app import build_app
-from server.http_limits import HTTP_PROTOCOL
+from server.http_limits import uvicorn_options
 from server.settings import Settings
 from store import Store
 from tests.populate import populate
@@ -96,15 +96,9 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self.port}"
         overrides = {"host": "127.0.0.1", "port": self.port, "public_url": public_url or self.url}
         self.settings = Settings(**{**vars(settings), **overrides})
-        config = uvicorn.Config(
-            build_app(self.settings),
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-            access_log=False,
-            lifespan="on",
-            http=HTTP_PROTOCOL,  # as `benchtoward serve` runs it
-        )
+        options = {**uvicorn_options(self.settings), "log_level": "warning"}  # as `benchtoward serve` runs it,
+        del options["log_config"]  # but leaving the test process's own logging (pytest's capture) as it is
+        config = uvicorn.Config(build_app(self.settings), **options)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -1,5 +1,6 @@
 """POST /v1/beacon: visits are counted from beacons only, once per page, daily visitor and day, for our own
-pages; the store keeps the daily hash, never an address; bad beacons get the JSON error shape."""
+pages the server sent to that visitor that day; the store keeps the daily hash, never an address; bad beacons
+get the JSON error shape."""
 
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ def stored_visits(client: httpx.AsyncClient) -> list[tuple[str, str, str]]:
     return [(row["day"], row["path"], row["visitor"]) for row in store.read("SELECT * FROM visits ORDER BY path")]
 
 
+async def opened(client: httpx.AsyncClient, *paths: str) -> None:
+    """What a browser does before its beacon: fetch the page (the server notes it was sent to this visitor)."""
+    for path in paths:
+        assert (await client.get(path, headers=BROWSER)).status_code == 200, path
+
+
 async def visits(client: httpx.AsyncClient) -> int:
     await flush_usage(client)
     return int((await client.get("/v1/stats")).json()["visits"])
@@ -31,8 +38,9 @@ async def visits(client: httpx.AsyncClient) -> int:
 async def test_a_text_or_json_beacon_from_a_page_is_accepted_with_204(
     data_client: httpx.AsyncClient, run_ids: dict[str, str]
 ) -> None:
-    text = await data_client.post("/v1/beacon", content=b"/tasks/clinicalqa", headers=BROWSER)
     run_id = run_ids[f"{HARI.slug}@clinicalqa@0"]
+    await opened(data_client, "/tasks/clinicalqa", f"/r/{run_id}")
+    text = await data_client.post("/v1/beacon", content=b"/tasks/clinicalqa", headers=BROWSER)
     json = await data_client.post("/v1/beacon", json={"path": f"/r/{run_id}"}, headers=BROWSER)
     assert (text.status_code, json.status_code) == (204, 204)
     assert text.content == b"" and "set-cookie" not in text.headers
@@ -40,6 +48,8 @@ async def test_a_text_or_json_beacon_from_a_page_is_accepted_with_204(
 
 
 async def test_visits_count_once_per_page_visitor_and_day(data_client: httpx.AsyncClient) -> None:
+    pages = ["/", "/tasks", f"/models/{MEDGEMMA.slug}", "/benchmarks/clinicalqa", "/withdraw"]
+    await opened(data_client, *pages)
     for _ in range(3):
         await data_client.post("/v1/beacon", content=b"/", headers=BROWSER)
     await data_client.post("/v1/beacon", content=b"/tasks?utm=x#top", headers=BROWSER)  # query and fragment dropped
@@ -53,11 +63,13 @@ async def test_visits_count_once_per_page_visitor_and_day(data_client: httpx.Asy
         base_url="http://testserver",
     )
     async with other:
+        await opened(other, "/")
         assert (await other.post("/v1/beacon", content=b"/", headers=BROWSER)).status_code == 204
     assert await visits(data_client) == 6  # another address is another visitor
 
 
 async def test_the_store_keeps_the_daily_hash_never_the_address(data_client: httpx.AsyncClient) -> None:
+    await opened(data_client, "/about")
     await data_client.post("/v1/beacon", content=b"/about", headers=BROWSER)
     await flush_usage(data_client)
     [(day, path, visitor)] = stored_visits(data_client)
@@ -71,6 +83,24 @@ async def test_page_fetches_and_crawler_beacons_are_not_visits(data_client: http
     crawler = await data_client.post("/v1/beacon", content=b"/", headers={"user-agent": "Googlebot/2.1"})
     assert crawler.status_code == 204  # answered like any beacon, but not counted
     assert await visits(data_client) == 0
+
+
+async def test_a_beacon_counts_only_for_a_page_sent_to_that_visitor_that_day(data_client: httpx.AsyncClient) -> None:
+    """Finding 10 of the security review: scripted beacons, one per X-Forwarded-For, took the visit count from 2
+    to 22. A beacon for a page the server never sent to its visitor now counts nothing, even when the page was
+    sent to someone else; once the visitor has the page, its beacon counts."""
+    app = data_client._transport.app  # type: ignore[attr-defined]
+    for n in range(20):
+        transport = httpx.ASGITransport(app=app, client=(f"203.0.113.{n}", 5555))
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as script:
+            assert (await script.post("/v1/beacon", content=b"/", headers=BROWSER)).status_code == 204
+    await opened(data_client, "/tasks")
+    other = httpx.ASGITransport(app=app, client=("198.51.100.1", 5555))
+    async with httpx.AsyncClient(transport=other, base_url="http://testserver") as script:
+        await script.post("/v1/beacon", content=b"/tasks", headers=BROWSER)
+    assert await visits(data_client) == 0
+    await data_client.post("/v1/beacon", content=b"/tasks", headers=BROWSER)
+    assert await visits(data_client) == 1
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from starlette.routing import Route
 
 from server.app import build_app
 from server.capabilities import OPERATIONS
-from server.settings import Settings, setting_fields
+from server.settings import Settings, operator_settings, setting_fields
 from tools.errors import all_error_codes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,12 +40,17 @@ def test_every_error_code_is_documented(doc: str, code: str) -> None:
     assert f"`{code}`" in DOCS[doc]
 
 
+OPERATOR_DOCS = "".join(path.read_text(encoding="utf-8") for path in sorted((ROOT / "docs").glob("*.md")))
+
+
 @pytest.mark.parametrize("doc", sorted(DOCS))
 @pytest.mark.parametrize(("name", "flag", "env"), [(n, f, e) for n, f, e, _ in setting_fields()])
 def test_every_setting_is_documented_with_flag_and_environment_variable(
     doc: str, name: str, flag: str, env: str
 ) -> None:
-    assert f"`{flag}`" in DOCS[doc] and f"`{env}`" in DOCS[doc]
+    """Every setting in README.md; in llms.txt those agents and users need, the operator's own in docs/ instead."""
+    text = OPERATOR_DOCS if doc == "llms.txt" and name in operator_settings() else DOCS[doc]
+    assert f"`{flag}`" in text and f"`{env}`" in text
 
 
 def test_every_readme_curl_example_names_a_served_route() -> None:

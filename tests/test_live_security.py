@@ -178,8 +178,8 @@ async def test_the_maintainers_api_takes_a_bearer_token_and_never_the_session_co
     assert (await http.get("/v1/review/queue", headers=bearer(token))).status_code == 200
 
 
-def serve(settings: Settings, port: int, log: Path) -> subprocess.Popen[bytes]:
-    """`benchtoward serve` as deployed (uvicorn's own proxy-header defaults), at the most verbose log level."""
+def serve(settings: Settings, port: int, log: Path, *flags: str) -> subprocess.Popen[bytes]:
+    """`benchtoward serve` as deployed (its own proxy-header settings), at the most verbose log level."""
     command = [
         sys.executable,
         "-m",
@@ -191,6 +191,7 @@ def serve(settings: Settings, port: int, log: Path) -> subprocess.Popen[bytes]:
         str(port),
         "--log-level",
         "debug",
+        *flags,
     ]
     with log.open("wb") as output:
         process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env={**os.environ})

@@ -197,10 +197,13 @@ async def test_failed_logins_are_rate_limited_per_visitor(app: httpx.AsyncClient
         for n in range(11)
     ]
     assert statuses == [401] * 10 + [429]
-    locked = await app.post("/review/login", data={"token": token, "form_token": form_token})
-    assert locked.status_code == 429 and int(locked.headers["retry-after"]) > 0  # even the right token, for now
-    api = await app.get("/v1/review/queue", headers=bearer(token))
+    locked = await app.post("/review/login", data={"token": "wrong-again", "form_token": form_token})
+    assert locked.status_code == 429 and int(locked.headers["retry-after"]) > 0
+    api = await app.get("/v1/review/queue", headers=bearer("btm_wrong"))
     assert api.status_code == 429 and api.json()["error"] == "rate_limited"
+    # only failures are refused: the right token still gets in, on the form and on the API
+    assert (await app.post("/review/login", data={"token": token, "form_token": form_token})).status_code == 303
+    assert (await app.get("/v1/review/queue", headers=bearer(token))).status_code == 200
 
 
 async def test_a_login_form_from_elsewhere_or_without_its_form_token_is_refused(

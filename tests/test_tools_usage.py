@@ -85,6 +85,7 @@ async def test_a_flush_that_fails_keeps_its_events_for_the_next_one(registry: Re
     visitor = Visitor(hash="h" * 64, day="2026-11-30")
     usage.count_lookup(visitor, "a" * 12)
     usage.count_download(visitor, "/artifacts/x/predictions.parquet", "a" * 12)
+    usage.count_served(visitor, "/tasks/clinicalqa")
     usage.count_visit(visitor, "/tasks/clinicalqa")
     other = sqlite3.connect(registry.store.path, isolation_level=None)
     try:

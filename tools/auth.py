@@ -51,7 +51,7 @@ class Session:
 
     maintainer_id: int
     key_id: str
-    issued: int  # unix seconds
+    issued: int  # unix milliseconds (a logout and a new login may fall in the same second)
     expires: int
     nonce: str
 
@@ -81,8 +81,9 @@ class Keys:
 
     # sessions
     def sign_session(self, maintainer_id: int, key_id: str, now: float | None = None) -> str:
-        issued = int(time.time() if now is None else now)
-        payload = f"{maintainer_id}.{key_id}.{issued}.{issued + self.session_seconds}.{secrets.token_hex(8)}"
+        at = time.time() if now is None else now
+        issued, expires = int(at * 1000), int(at) + self.session_seconds
+        payload = f"{maintainer_id}.{key_id}.{issued}.{expires}.{secrets.token_hex(8)}"
         encoded = b64(payload.encode())
         return f"{encoded}.{self._sign(self._session, encoded)}"
 

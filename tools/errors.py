@@ -152,6 +152,20 @@ class HeadersTooLarge(AppError):
     status = 431
 
 
+class RequestTimeout(AppError):
+    """The request head did not arrive in time (refused before the app sees it, and the connection closed)."""
+
+    code = "request_timeout"
+    status = 408
+
+
+class Unavailable(AppError):
+    """The server process holds as many connections or requests as it takes (`--limit-concurrency`)."""
+
+    code = "unavailable"
+    status = 503
+
+
 class Internal(AppError):
     code = "internal"
     status = 500

@@ -134,6 +134,10 @@ class JobWorker:
         )
 
     async def run_job(self, job: Job) -> None:
+        refused = self.registry.endpoints.refusal(job.endpoint, job.api_key_env)
+        if refused is not None:  # queued before the operator's allowlist said otherwise: the key is never read
+            await self.finish(job, "failed", None, f"bad_request: {refused}")
+            return
         beat = asyncio.create_task(self.heartbeat(job.id))
         try:
             outcome = await evaluate(self.registry, self.request(job))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from pydantic import Field
 
@@ -79,13 +79,9 @@ def session_maintainer(registry: Registry, keys: Keys, session: Session | None) 
     maintainer = maintainer_store.get_by_id(registry.store, session.maintainer_id)
     if maintainer is None or not maintainer.active or maintainer.key_id != session.key_id:
         return None
-    if utc_from_unix(session.issued) < maintainer.sessions_after:
+    if datetime.fromtimestamp(session.issued / 1000, UTC) < datetime.fromisoformat(maintainer.sessions_after):
         return None
     return maintainer
-
-
-def utc_from_unix(seconds: int) -> str:
-    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 async def log_in(registry: Registry, keys: Keys, token: str) -> tuple[Maintainer, str]:
@@ -98,8 +94,9 @@ async def log_in(registry: Registry, keys: Keys, token: str) -> tuple[Maintainer
 
 async def log_out(registry: Registry, maintainer: Maintainer) -> None:
     """End every web session of this maintainer issued until now."""
-    # A session issued in this very second would survive `sessions_after = now`; one second later closes it.
-    after = (datetime.now(UTC) + timedelta(seconds=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    # Sessions are dated to the millisecond and this instant to the microsecond: every session issued until now
+    # ends, and a login a moment later (even in the same second) opens one that lives.
+    after = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     await maintainer_store.end_sessions(registry.store, maintainer.id, after)
     await record(registry.store, actor_of(maintainer), "logout", f"maintainer:{maintainer.name}", "", {})
 

@@ -26,6 +26,7 @@ from tools.errors import BadRequest, Conflict, WithdrawalNotFound
 from tools.maintainers import Actor
 from tools.predictions import stored_result
 from tools.ranking import refresh_rank_ranges
+from tools.ratelimit import Limiters
 from tools.refs import parse_task_ref, resolve_task
 from tools.registry import Registry
 from tools.results import RUN_ID_PATTERN, detail
@@ -160,18 +161,29 @@ def withdrawal_info(request: WithdrawalRequest) -> WithdrawalInfo:
     return WithdrawalInfo(**{**vars(request)})
 
 
-async def request_withdrawal(registry: Registry, request: NewWithdrawalRequest) -> WithdrawalReceipt:
-    """Ask the maintainers to withdraw a result while it is checked (rate-limited by the caller)."""
+RECEIVED = "Received. A maintainer takes the result down first and looks into it afterwards."
+ALREADY_OPEN = (
+    "A request to withdraw this result is already open; a maintainer takes the result down first and looks into "
+    "it afterwards. Nothing new was added."
+)
+
+
+async def request_withdrawal(
+    registry: Registry, request: NewWithdrawalRequest, limiters: Limiters, visitor: str | None
+) -> WithdrawalReceipt:
+    """Ask the maintainers to withdraw a result while it is checked. Every request counts towards its visitor's
+    limit; one for a result that already has an open request is folded into it (same receipt, nothing stored),
+    and only a new entry in the queue counts towards the limit all visitors share."""
+    limiters.withdrawals.hit(visitor)
     result = stored_result(registry, request.run_id)
     if result.status == "withdrawn":
         raise Conflict(f"result {result.run_id} is withdrawn already")
+    stored = withdrawal_store.open_request(registry.store, result.run_id)
+    if stored is not None:
+        return WithdrawalReceipt(id=stored.id, run_id=stored.run_id, status="open", message=ALREADY_OPEN)
+    limiters.new_withdrawals.hit(visitor)
     stored = await withdrawal_store.insert_request(registry.store, result.run_id, request.reason, request.contact)
-    return WithdrawalReceipt(
-        id=stored.id,
-        run_id=stored.run_id,
-        status="open",
-        message="Received. A maintainer takes the result down first and looks into it afterwards.",
-    )
+    return WithdrawalReceipt(id=stored.id, run_id=stored.run_id, status="open", message=RECEIVED)
 
 
 async def withdrawal_requests(registry: Registry, query: WithdrawalsQuery) -> WithdrawalList:

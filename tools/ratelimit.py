@@ -1,9 +1,18 @@
-"""In-memory sliding-window limits, keyed by the daily visitor hash (never an address).
+"""Sliding-window limits, keyed by the daily visitor hash (never an address), and the rules that use them.
 
-Used for failed maintainer logins (brute force) and for withdrawal requests (spam). Each limit has a share
-per visitor and a total over all visitors, so neither one address nor many can go past it. The windows live
-in the server process: with several worker processes each keeps its own (a multiple of the limit, still
-bounded); nothing about a visitor outlives the window.
+The rules punish the attacker, not the owner:
+
+- Failed maintainer logins (brute force) are counted per visitor, per token key id and in total, and only a
+  *failure* is ever refused: a valid token or session is checked first and always gets in, so no number of
+  wrong tokens from anyone can lock a maintainer out.
+- Withdrawal requests (spam) are counted per visitor for every request (5 an hour), and in total only for
+  those that open a new entry in the queue: a request for a result that already has an open one is folded
+  into it, so the queue holds at most one open request per result and a visitor repeating it closes nothing.
+
+A visitor is an address's daily hash, an IPv6 address counted by its /64 (tools/usage.py), and the address is
+the connection's own unless it comes from a proxy the operator named (`--forwarded-allow-ips`). The windows
+live in `RateLimiter`; `check`, `record` and `hit` are all the rules use, so where the counts are kept can
+change without touching them. Nothing about a visitor outlives the window.
 """
 
 from __future__ import annotations
@@ -13,6 +22,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
+from tools.auth import parse_token
 from tools.errors import RateLimited
 
 
@@ -66,7 +76,10 @@ class RateLimiter:
 
 
 LOGIN_FAILURES = Limit(per_visitor=10, total=100, window_seconds=900)
-WITHDRAWAL_REQUESTS = Limit(per_visitor=5, total=200, window_seconds=3600)
+# Wrong secrets for one maintainer's key id, from any number of visitors (the key id is not secret).
+TOKEN_FAILURES = Limit(per_visitor=20, total=100_000, window_seconds=900)
+WITHDRAWAL_REQUESTS = Limit(per_visitor=5, total=100_000, window_seconds=3600)
+NEW_WITHDRAWALS = Limit(per_visitor=5, total=200, window_seconds=3600)
 
 
 @dataclass
@@ -74,4 +87,21 @@ class Limiters:
     """The limiters one server process keeps."""
 
     login_failures: RateLimiter = field(default_factory=lambda: RateLimiter(LOGIN_FAILURES, "failed logins"))
+    token_failures: RateLimiter = field(
+        default_factory=lambda: RateLimiter(TOKEN_FAILURES, "failed logins with this token id")
+    )
     withdrawals: RateLimiter = field(default_factory=lambda: RateLimiter(WITHDRAWAL_REQUESTS, "withdrawal requests"))
+    new_withdrawals: RateLimiter = field(
+        default_factory=lambda: RateLimiter(NEW_WITHDRAWALS, "new withdrawal requests")
+    )
+
+    def login_failed(self, visitor: str | None, token: str) -> None:
+        """Count one failed login: by its visitor and by the key id the token names (when it names one). Once
+        either is over its limit the failure is answered `rate_limited` instead of `unauthorized`. Called only
+        after the token was checked and refused, so a valid token never meets this limit."""
+        key_id = parse_token(token) if len(token) < 200 else None
+        self.login_failures.check(visitor)
+        if key_id is not None:
+            self.token_failures.check(key_id)
+            self.token_failures.record(key_id)
+        self.login_failures.record(visitor)

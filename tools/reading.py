@@ -17,6 +17,7 @@ from pydantic import Field
 
 from evaluator import papers
 from evaluator.papers import LLMConfig, PaperRecord
+from evaluator.papers.sandbox import Sandbox
 from evaluator.papers.text import DEFAULT_MAX_BYTES
 from store import proposals as proposal_store
 from store.proposals import Reading
@@ -56,10 +57,15 @@ class PaperUrl(Shape):
     )
 
 
-async def read_record(content: bytes, name: str, llm: LLMConfig | None = None) -> PaperRecord:
-    """The reader's record of one document; its errors become API errors with stable codes."""
+async def read_record(
+    content: bytes, name: str, llm: LLMConfig | None = None, sandbox: Sandbox | None = None
+) -> PaperRecord:
+    """The reader's record of one document; its errors become API errors with stable codes. The document is
+    parsed in a limited child process (evaluator/papers/sandbox.py), never in the server's own."""
     try:
-        return await papers.read_paper(content, name=name, llm=llm, max_bytes=MAX_DOCUMENT_BYTES)
+        document = await (sandbox or Sandbox()).load(content, name=name, max_bytes=MAX_DOCUMENT_BYTES)
+        extractor = papers.LLMExtractor(llm) if llm is not None else papers.RuleExtractor()
+        return await extractor.extract(document.text, source=document.source)
     except papers.DocumentTooLarge as error:
         raise PayloadTooLarge(error.message) from None
     except papers.BadDocument as error:
@@ -92,7 +98,7 @@ async def read_and_propose(
 ) -> PaperReading:
     """Read a document, propose the missing models and runs (after `lookup`), and store the reading and the new
     review items together. A document read before proposes nothing new: its items say `already_proposed`."""
-    record = await read_record(content, name, llm)
+    record = await read_record(content, name, llm, registry.sandbox)
     found = await candidates(registry, record, data)
     sha256 = hashlib.sha256(content).hexdigest()
     items: list[ProposedItem] = []
@@ -138,14 +144,27 @@ def recent_readings(registry: Registry, limit: int = 20) -> list[Reading]:
 # Fetching a URL --------------------------------------------------------------------------------------------------
 
 
-def public_address(host: str) -> bool:
-    """Every address the host resolves to is a public one (no loopback, private, link-local or reserved)."""
+async def resolve_public(host: str, port: int, *, allow_private: bool = False) -> str:
+    """Resolve `host` once and return the address to connect to; unless `allow_private`, every address it
+    resolves to must be public (no loopback, private, link-local or reserved one), or the fetch is refused."""
     try:
-        infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
-    except (socket.gaierror, UnicodeError):
+        infos = await asyncio.get_running_loop().getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
         raise FetchFailed(f"cannot resolve {host[:200]!r}") from None
-    addresses = {ipaddress.ip_address(info[4][0]) for info in infos}
-    return bool(addresses) and all(address.is_global for address in addresses)
+    addresses = [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in infos]
+    if not addresses:
+        raise FetchFailed(f"cannot resolve {host[:200]!r}")
+    if not allow_private and not all(address.is_global for address in addresses):
+        raise BadRequest(f"{host[:200]} is not a public address; upload the file instead")
+    return str(addresses[0])
+
+
+def pinned(url: httpx.URL, address: str) -> tuple[httpx.URL, dict[str, str], dict[str, str]]:
+    """The request for `url` sent to `address`: the URL with the address as its host, the original host in the
+    Host header and as the TLS server name (SNI and certificate check), so nothing resolves the name again."""
+    host_header = url.host if url.port is None else f"{url.host}:{url.port}"
+    extensions = {"sni_hostname": url.host} if url.scheme == "https" else {}
+    return url.copy_with(host=address), {"Host": host_header}, extensions
 
 
 def document_name(url: str, content_type: str) -> str:
@@ -174,32 +193,43 @@ async def fetch_document(
     timeout: float = FETCH_TIMEOUT_SECONDS,
 ) -> tuple[bytes, str]:
     """GET a document over http(s): refused past `max_bytes` (by Content-Length first, then while reading), and,
-    unless `allow_private`, when the host resolves to a loopback, private or link-local address."""
+    unless `allow_private`, when the host resolves to a loopback, private or link-local address. Each hop (the
+    URL, then every redirect) is resolved once, checked, and connected to at the address that was checked: a
+    name that answers differently the second time (DNS rebinding) never gets a second lookup."""
     for _ in range(MAX_REDIRECTS + 1):
         parts = urlsplit(url)
         if parts.scheme not in {"http", "https"} or not parts.hostname:
             raise BadRequest("a paper URL must be http(s)://host/...")
-        if not allow_private and not await asyncio.to_thread(public_address, parts.hostname):
-            raise BadRequest(f"{parts.hostname[:200]} is not a public address; upload the file instead")
+        try:
+            target = httpx.URL(url)
+        except httpx.InvalidURL:
+            raise BadRequest("a paper URL must be http(s)://host/...") from None
+        address = await resolve_public(target.host, target.port or 443, allow_private=allow_private)
+        pinned_url, host_header, extensions = pinned(target, address)
+        headers = {"User-Agent": "BenchToward-paper-reader/1", **host_header}
         try:
             async with (
-                httpx.AsyncClient(timeout=timeout, follow_redirects=False) as client,
-                client.stream("GET", url, headers={"User-Agent": "BenchToward-paper-reader/1"}) as response,
+                httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False) as client,
+                client.stream("GET", pinned_url, headers=headers, extensions=extensions) as response,
             ):
                 if response.is_redirect and "location" in response.headers:
                     url = urljoin(url, response.headers["location"])
                     continue
-                if response.status_code >= 400:
-                    raise FetchFailed(f"{parts.hostname} answered HTTP {response.status_code}")
-                declared = response.headers.get("content-length", "")
-                if declared.isdigit() and int(declared) > max_bytes:
-                    raise PayloadTooLarge(f"the document is {declared} bytes, over the limit of {max_bytes}")
-                body = bytearray()
-                async for chunk in response.aiter_bytes():
-                    body += chunk
-                    if len(body) > max_bytes:
-                        raise PayloadTooLarge(f"the document is over the limit of {max_bytes} bytes")
-                return bytes(body), document_name(url, response.headers.get("content-type", ""))
+                return await read_body(response, url, parts.hostname, max_bytes)
         except httpx.HTTPError as error:
             raise FetchFailed(f"could not fetch from {parts.hostname}: {type(error).__name__}") from None
     raise FetchFailed(f"more than {MAX_REDIRECTS} redirects")
+
+
+async def read_body(response: httpx.Response, url: str, host: str, max_bytes: int) -> tuple[bytes, str]:
+    if response.status_code >= 400:
+        raise FetchFailed(f"{host} answered HTTP {response.status_code}")
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > max_bytes:
+        raise PayloadTooLarge(f"the document is {declared} bytes, over the limit of {max_bytes}")
+    body = bytearray()
+    async for chunk in response.aiter_bytes():
+        body += chunk
+        if len(body) > max_bytes:
+            raise PayloadTooLarge(f"the document is over the limit of {max_bytes} bytes")
+    return bytes(body), document_name(url, response.headers.get("content-type", ""))

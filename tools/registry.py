@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from evaluator.papers.sandbox import Sandbox
 from store.db import Store
+from tools.endpoints import EndpointPolicy
 from tools.usage import UsageCounter
 
 T = TypeVar("T")
@@ -74,6 +76,8 @@ class Registry:
     artifacts_dir: Path
     usage: UsageCounter = field(default_factory=UsageCounter)
     cache: ReadCache = field(default_factory=ReadCache)
+    endpoints: EndpointPolicy = field(default_factory=EndpointPolicy)  # which keys an approved run may send where
+    sandbox: Sandbox = field(default_factory=Sandbox)  # where documents are read (limited child processes)
 
     def remember(self, key: Hashable, compute: Callable[[], T]) -> T:
         """`compute()`, or its answer from before if nothing was written to the store since."""

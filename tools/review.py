@@ -21,7 +21,7 @@ from store import results as result_store
 from store.jobs import Job
 from store.models import Model
 from store.proposals import Proposal
-from tools.audit import append
+from tools.audit import append, record
 from tools.errors import BadRequest, Conflict, ProposalNotFound
 from tools.maintainers import Actor
 from tools.refs import resolve_task
@@ -223,9 +223,19 @@ def check_run_approvable(registry: Registry, proposal: Proposal) -> tuple[Model 
     return None, model_proposal
 
 
+async def check_endpoint(registry: Registry, actor: Actor, proposal: Proposal, endpoint: str, key: str | None) -> None:
+    """Refuse (and audit) an endpoint or key variable the operator did not allow (tools/endpoints.py)."""
+    reason = registry.endpoints.refusal(endpoint, key)
+    if reason is not None:
+        details = {"endpoint": endpoint, "api_key_env": key}
+        await record(registry.store, actor, "refuse_endpoint", f"proposal:{proposal.id}", reason, details)
+        raise BadRequest(reason)
+
+
 async def approve_run(registry: Registry, actor: Actor, proposal: Proposal, request: ApproveRequest) -> None:
     model, model_proposal = check_run_approvable(registry, proposal)
     endpoint = run_endpoint(model, request, proposal)
+    await check_endpoint(registry, actor, proposal, endpoint, request.api_key_env)
     assert proposal.run_key is not None and proposal.task_ref is not None and proposal.tier is not None
     async with registry.store.transaction() as db:
         if model_proposal is not None:

@@ -134,17 +134,17 @@ def login_page(site: ReviewSite, request: Request, status: int = 200, error: str
 
 
 async def login(site: ReviewSite, request: Request) -> Response:
-    """POST /review/login: a token for a session cookie. Failures count towards the rate limit per visitor."""
+    """POST /review/login: a token for a session cookie. The token is checked first, so a valid one always
+    gets in; failures count towards the failed-login limits (per visitor and per key id)."""
     check_same_site(site, request)
-    visitor = site.visitor(request).hash
-    site.limiters.login_failures.check(visitor)
     form = await read_form(request, 4096)
     if not site.keys.form_token_valid(LOGIN_PURPOSE, str(form.get("form_token", "")) or None):
         raise Forbidden("the login form expired or was not ours; reload it and try again")
+    token = str(form.get("token", "")).strip()
     try:
-        _, cookie = await log_in(site.registry, site.keys, str(form.get("token", "")).strip())
+        _, cookie = await log_in(site.registry, site.keys, token)
     except Unauthorized:
-        site.limiters.login_failures.record(visitor)
+        site.limiters.login_failed(site.visitor(request).hash, token)
         return login_page(site, request, 401, "That token is not valid.")
     response = RedirectResponse(safe_next(str(form.get("next", ""))), status_code=303)
     response.set_cookie(

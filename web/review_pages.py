@@ -5,6 +5,7 @@ post goes through `form_action` (same site, session, CSRF) and answers with a re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from urllib.parse import quote
 
@@ -33,8 +34,30 @@ from web.review_auth import (
 Page = Callable[[Request], Awaitable[Response]]
 
 
-def back(path: str, notice: str) -> Response:
-    return RedirectResponse(f"{path}?notice={quote(notice[:200])}", status_code=303)
+# The banners a form's redirect may show: a known code and the id it is about, never text from the URL, so a
+# link to a maintainer page cannot make it say anything else ("your token expired, paste it at ...").
+NOTICES = {
+    "approved": "item {} approved",
+    "rejected": "item {} rejected",
+    "published": "result {} published",
+    "withdrawn": "result {} withdrawn",
+    "declined": "withdrawal request {} declined",
+    "building": "{} is now building",
+    "in_review": "{} is now in review",
+    "task_published": "{} is now published",
+}
+SUBJECT = re.compile(r"^[A-Za-z0-9@._-]{1,80}$")  # an item, request or run id, or a task reference
+
+
+def back(path: str, notice: str, subject: str | int) -> Response:
+    return RedirectResponse(f"{path}?notice={notice}&subject={quote(str(subject))}", status_code=303)
+
+
+def notice_of(request: Request) -> str:
+    """The banner for a known notice code and a well-formed subject; anything else shows nothing."""
+    template = NOTICES.get(request.query_params.get("notice", ""))
+    subject = request.query_params.get("subject", "")
+    return template.format(subject) if template is not None and SUBJECT.match(subject) else ""
 
 
 def maintainer_page(site: ReviewSite, page: Callable[[Request, SignedIn], Awaitable[Response]]) -> Page:
@@ -67,7 +90,7 @@ def review_routes_for(site: ReviewSite) -> list[BaseRoute]:
             requests=requests.requests,
             tasks=unpublished,
             readings=reading.recent_readings(registry, 10),
-            notice=request.query_params.get("notice", ""),
+            notice=notice_of(request),
         )
 
     async def item_page(request: Request, who: SignedIn) -> Response:
@@ -78,7 +101,7 @@ def review_routes_for(site: ReviewSite) -> list[BaseRoute]:
             title=f"Review item {item.id}",
             who=who,
             item=item,
-            notice=request.query_params.get("notice", ""),
+            notice=notice_of(request),
         )
 
     async def reading_page(request: Request, who: SignedIn) -> Response:
@@ -101,34 +124,34 @@ def review_routes_for(site: ReviewSite) -> list[BaseRoute]:
         )
         await review.approve(site.registry, who.actor, item_id, body)
         site.wake_worker()
-        return back(f"/review/items/{item_id}", f"item {item_id} approved")
+        return back(f"/review/items/{item_id}", "approved", item_id)
 
     async def reject(request: Request) -> Response:
         who, form = await form_action(site, request)
         item_id = validate(review.ItemQuery, {"item_id": request.path_params["item_id"]}).item_id
         await review.reject(site.registry, who.actor, item_id, validate(review.RejectRequest, {"why": form.get("why")}))
-        return back(f"/review/items/{item_id}", f"item {item_id} rejected")
+        return back(f"/review/items/{item_id}", "rejected", item_id)
 
     async def publish(request: Request) -> Response:
         who, form = await form_action(site, request)
         run_id = request.path_params["run_id"][:64]
         body = validate(publishing.DecisionRequest, {"why": form.get("why", "")})
         await publishing.publish_result(site.registry, who.actor, run_id, body)
-        return back("/review", f"result {run_id} published")
+        return back("/review", "published", run_id)
 
     async def withdraw(request: Request) -> Response:
         who, form = await form_action(site, request)
         run_id = request.path_params["run_id"][:64]
         body = validate(publishing.WithdrawRequest, {"why": form.get("why", "")})
         await publishing.withdraw_result(site.registry, who.actor, run_id, body)
-        return back("/review", f"result {run_id} withdrawn")
+        return back("/review", "withdrawn", run_id)
 
     async def decline(request: Request) -> Response:
         who, form = await form_action(site, request)
         request_id = validate(publishing.RequestIdPath, {"request_id": request.path_params["request_id"]}).request_id
         body = validate(publishing.WithdrawRequest, {"why": form.get("why", "")})
         await publishing.decline_withdrawal(site.registry, who.actor, request_id, body)
-        return back("/review", f"withdrawal request {request_id} declined")
+        return back("/review", "declined", request_id)
 
     async def task_status(request: Request) -> Response:
         who, form = await form_action(site, request)
@@ -138,7 +161,7 @@ def review_routes_for(site: ReviewSite) -> list[BaseRoute]:
             {k: v for k, v in form.items() if k in {"status", "note", "why"} and v.strip()},
         )
         await publishing.set_task_status(site.registry, who.actor, ref, body)
-        return back("/review", f"{ref} is now {body.status.replace('_', ' ')}")
+        return back("/review", "task_published" if body.status == "published" else body.status, ref)
 
     async def read_paper(request: Request) -> Response:
         check_same_site(site, request)

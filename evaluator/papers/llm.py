@@ -13,9 +13,8 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import openai
-from openai.types.chat import ChatCompletionMessageParam
 from pydantic import ValidationError
 
 from evaluator.papers.errors import ExtractionFailed, ExtractorNotConfigured, ExtractorUnavailable
@@ -28,6 +27,10 @@ from evaluator.papers.identifiers import (
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
 from evaluator.papers.record import ExtractedClaim, Extraction, Identifiers, PaperRecord
 from evaluator.papers.vocabulary import canonical_metric
+
+if TYPE_CHECKING:  # openai is imported when an LLM is asked: the document sandbox's child starts without it
+    import openai
+    from openai.types.chat import ChatCompletionMessageParam
 
 MAX_ERROR_CHARS = 2000
 _NUMBER = re.compile(r"(?<![\d.])(?:\d{1,3}(?:,\d{3}){1,4}|\d{1,12})(?:\.\d{1,12})?")
@@ -97,6 +100,8 @@ class LLMExtractor:
         """The model's extraction, validated; retried with the error fed back up to `max_attempts` times."""
         messages = _first_messages(text, source, self.config.max_text_chars)
         error = "no attempt made"
+        import openai
+
         async with openai.AsyncOpenAI(
             base_url=self.config.base_url,
             api_key=self._api_key,
@@ -120,6 +125,8 @@ class LLMExtractor:
         raise ExtractionFailed(f"no valid JSON after {self.config.max_attempts} attempts; last error: {error}")
 
     async def _ask(self, client: openai.AsyncOpenAI, messages: list[ChatCompletionMessageParam]) -> str:
+        import openai
+
         try:
             response = await client.chat.completions.create(
                 model=self.config.model,
