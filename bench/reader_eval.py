@@ -53,16 +53,17 @@ def report(scores: list[FileScore], split: str, show: str | None) -> None:
         )
         if show and show in s.file:
             for claim in s.missed:
-                print("    missed:", json.dumps({k: claim[k] for k in ("model", "metric", "value")}, ensure_ascii=False))
+                print(
+                    "    missed:", json.dumps({k: claim[k] for k in ("model", "metric", "value")}, ensure_ascii=False)
+                )
             for extra in s.extra:
                 print("    extra: ", extra)
             for name in s.models_missed:
                 print("    model missed:", name)
-    for part in (["dev", "test"] if split == "all" else [split]):
+    for part in ["dev", "test"] if split == "all" else [split]:
         t = totals(in_split(scores, part))
-        print(
-            f"\n{part}: {t.files} files, {t.gold_claims} gold claims, {t.predicted} read with a value, {t.matched} right"
-        )
+        print(f"\n{part}: {t.files} files, {t.gold_claims} gold claims, {t.predicted} read with a value, ", end="")
+        print(f"{t.matched} right")
         print(f"  claim recall     {t.claim_recall:6.1%}   target >= {TARGETS['claim_recall']:.0%}")
         print(f"  claim precision  {t.claim_precision:6.1%}   target >= {TARGETS['claim_precision']:.0%}")
         print(f"  model recall     {t.model_recall:6.1%}   target >= {TARGETS['model_recall']:.0%}")
@@ -80,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     extractor: Extractor = RuleExtractor()
     if args.llm_endpoint:
         try:
-            extractor = LLMExtractor(LLMConfig(base_url=args.llm_endpoint, model=args.llm_model, api_key_env=args.llm_key_env))
+            extractor = LLMExtractor(
+                LLMConfig(base_url=args.llm_endpoint, model=args.llm_model, api_key_env=args.llm_key_env)
+            )
         except PaperError as exc:
             print(f"error: {exc.code}: {exc}", file=sys.stderr)
             return 2

@@ -101,7 +101,9 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
     return claims
 
 
-_RESULT_WORDS = re.compile(r"\b(?:achiev|outperform|surpass|exceed|improv|scor|reach)\w{0,6}|state[- ]of[- ]the[- ]art", re.I)
+_RESULT_WORDS = re.compile(
+    r"\b(?:achiev|outperform|surpass|exceed|improv|scor|reach)\w{0,6}|state[- ]of[- ]the[- ]art", re.I
+)
 
 
 def _unvalued(sentence: str, models: list[tuple[int, str]], context: Context) -> list[ExtractedClaim]:
@@ -155,7 +157,7 @@ def _not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True
     if re.match(r"^[ %]{0,2}(?:CI|confidence)", after):  # the level of a confidence interval
         return True
-    if written.isdigit() and (1900 <= int(written) <= 2100 or match.group(2) is None and int(written) > 100):
+    if written.isdigit() and (1900 <= int(written) <= 2100 or (match.group(2) is None and int(written) > 100)):
         return True
     return bool(_PEOPLE.search(before[-16:]) or _PEOPLE.search(re.split(r"[,;.]", after)[0][:25]))
 
@@ -190,20 +192,28 @@ def _model_for(
         if len(named) >= 2:
             return named[-2]
         return _subject_of(sentence, context) if named else None
-    named = [(p, n) for p, n in models if p < start]
-    comparison = _COMPARED.search(sentence, named[0][0], start) if named else None
-    if comparison is not None and named[0][0] < comparison.start():
+    prior = [(p, n) for p, n in models if p < start]
+    comparison = _COMPARED.search(sentence, prior[0][0], start) if prior else None
+    adjacent = bool(prior) and bool(
+        re.match(
+            r"^[\w.+-]*(?: (?:algorithms?|models?|methods?))? ?\($", sentence[prior[-1][0] : start].split(" ", 1)[-1]
+        )
+        or re.match(r"^\S+ \($|^\S+(?: \S+){0,3} (?:algorithms?|models?) \($", sentence[prior[-1][0] : start])
+    )
+    listed = len(prior) >= 2 and bool(re.search(r"(?:,| and| or) (?:the )?$", sentence[: prior[-1][0]]))
+    if comparison is not None and prior[0][0] < comparison.start() and (listed or not adjacent):
         # "STEP-OP ... had greater AUPRC values than those of the RNN and CNN algorithms (0.716 ...)": the value
-        # is the subject's, not the compared models' (step_op_ioh_abstract.md)
-        named = [(p, n) for p, n in named if p < comparison.start()]
-    if named:
-        return named[-1][1]
+        # is the subject's, not the compared models'; but "than that of the logistic regression algorithm
+        # (0.673 ...)" gives the one compared model's own value (step_op_ioh_abstract.md)
+        prior = [(p, n) for p, n in prior if p < comparison.start()]
+    if prior:
+        return prior[-1][1]
     after = [n for p, n in models if p > start]
     return _subject_of(sentence, context) or (after[0] if len(after) == 1 else None)
 
 
 def _subject_of(sentence: str, context: Context) -> str | None:
-    """"The model" is the document's one subject; with none, an unnamed model (not guessed: the scalogram
+    """ "The model" is the document's one subject; with none, an unnamed model (not guessed: the scalogram
     preprint's "the model" is neither of the two networks it is built from). A sentence naming no model
     continues the one named last (gpt4_korean_medicine_exam_chosun_ko.md)."""
     if _THE_MODEL.search(sentence):
@@ -217,7 +227,7 @@ def _respectively(
     metrics: list[tuple[int, int, str]],
     models: list[tuple[int, str]],
 ) -> dict[int, tuple[str | None, str | None]]:
-    """"M1, M2 and M3 of v1, v2 and v3, respectively": each value gets its metric (or model) by position."""
+    """ "M1, M2 and M3 of v1, v2 and v3, respectively": each value gets its metric (or model) by position."""
     word = _RESPECTIVELY.search(sentence)
     listed = [i for i, n in enumerate(numbers) if word and n[0] < word.start()]
     if word is None or len(listed) < 2:
@@ -251,7 +261,9 @@ def _remember_model(sentence: str, models: list[tuple[int, str]], context: Conte
 def _claim(
     evidence: str, raw: str, metric: str, model: str | None, start: int, ci: tuple[float, float] | None
 ) -> ExtractedClaim:
-    if metric == "score" and re.search(r"\baverage (?:score )?of $|\bmean (?:score )?of $", evidence[max(0, start - 20) : start]):
+    if metric == "score" and re.search(
+        r"\baverage (?:score )?of $|\bmean (?:score )?of $", evidence[max(0, start - 20) : start]
+    ):
         metric = "average score"  # "scoring an average of 96.4" (kmed_ai_snuh_naver_news.md)
     reading = read_value(raw, metric=metric, score=metric.endswith("score") and "%" not in raw)
     value = reading.value if reading else None
@@ -332,7 +344,9 @@ def _long_claims(table: Table) -> list[ExtractedClaim] | None:
         claim = _cell_claim(table, fields["setting"], label, row[model], cell, f"{table.lines[0]}\n{line}", False)
         if claim is not None:
             variant = subset_of(fields["variant"]) or fields["variant"] or None
-            claims.append(claim.model_copy(update={"task_variant": variant, "setting": fields["setting"] or claim.setting}))
+            claims.append(
+                claim.model_copy(update={"task_variant": variant, "setting": fields["setting"] or claim.setting})
+            )
     return claims
 
 
@@ -358,9 +372,9 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
             if models_in_header:
                 model, label = column, row[0]
             elif by_metric_rows or not _looks_like_model(row[0]):
-                model, label = (context.subjects[0] if len(context.subjects) == 1 else None), row[0] + " " + column
-                if model is None:
-                    continue
+                if len(context.subjects) != 1:
+                    continue  # a row of results without a model: only a single-model card says whose
+                model, label = context.subjects[0], row[0] + " " + column
             else:
                 model, label = row[0], column
             claim = _cell_claim(table, corner, label, model, cell, f"{table.lines[0]}\n{line}", percent_table)

@@ -26,12 +26,50 @@ SPECS = Path(__file__).resolve().parent.parent / "specs" / "catalog"
 
 # well-known benchmarks and datasets results are reported on (the catalog adds its names and aliases)
 KNOWN_BENCHMARKS = (
-    "ClinicalQA", "KorMedMCQA", "KMLE", "Korean Medical Licensing Examination", "K-NLEKMD", "KPLE", "MedQA",
-    "MedQA-USMLE", "USMLE", "MedMCQA", "PubMedQA", "MMLU", "MMLU-Med", "MMLU-Pro", "MedBench", "MedExQA",
-    "MedARC-QA", "MedConceptsQA", "Medbullets", "MedXpertQA", "SuperGPQA", "SuperGPQA-Med", "MultiMedQA",
-    "HealthBench", "NEET PG", "AIIMS", "MIMIC-III", "MIMIC-IV", "MIMIC-CXR", "MIMIC", "eICU", "eICU-CRD",
-    "HiRID", "VitalDB", "CheXpert", "VQA-RAD", "SLAKE", "PathVQA", "PMC-VQA", "OmniMedVQA", "MMMU-Med",
-    "IU-Xray", "BioASQ", "HeadQA",
+    "ClinicalQA",
+    "KorMedMCQA",
+    "KMLE",
+    "Korean Medical Licensing Examination",
+    "K-NLEKMD",
+    "KPLE",
+    "MedQA",
+    "MedQA-USMLE",
+    "USMLE",
+    "MedMCQA",
+    "PubMedQA",
+    "MMLU",
+    "MMLU-Med",
+    "MMLU-Pro",
+    "MedBench",
+    "MedExQA",
+    "MedARC-QA",
+    "MedConceptsQA",
+    "Medbullets",
+    "MedXpertQA",
+    "SuperGPQA",
+    "SuperGPQA-Med",
+    "MultiMedQA",
+    "HealthBench",
+    "NEET PG",
+    "AIIMS",
+    "MIMIC-III",
+    "MIMIC-IV",
+    "MIMIC-CXR",
+    "MIMIC",
+    "eICU",
+    "eICU-CRD",
+    "HiRID",
+    "VitalDB",
+    "CheXpert",
+    "VQA-RAD",
+    "SLAKE",
+    "PathVQA",
+    "PMC-VQA",
+    "OmniMedVQA",
+    "MMMU-Med",
+    "IU-Xray",
+    "BioASQ",
+    "HeadQA",
 )
 METRIC_WORDS = (
     ("auroc", r"AUROC|AUC-ROC|ROC[- ]AUC|area under the (?:receiver[- ]operating[- ]characteristics?|ROC) curve"),
@@ -71,11 +109,16 @@ _DEFINED = re.compile(
 )
 _GENERIC = re.compile(r"\b(?:Language|Learning|Intelligence|Unit|Database|Curve|Examination|Test|Trial|Care)\b")
 _MODEL_WORD = re.compile(r"\b(?:algorithm|model|index|score|classifier)\b", re.I)
-_MODEL_AFTER = re.compile(r"^,? (?:(?:is|was) (?:an?|the) )?(?:[\w-]{1,20} ){0,3}(?:algorithms?|models?|index|scores?|classifier)\b", re.I)
+_MODEL_AFTER = re.compile(
+    r"^,? (?:(?:is|was) (?:an?|the) )?(?:[\w-]{1,20} ){0,3}(?:algorithms?|models?|index|scores?|classifier)\b", re.I
+)
 _MODEL_LAST = re.compile(r"\b(?:Index|Score|Model|Algorithm|Network|Classifier)$")
 _METHOD_NAMES = {"convolutional neural network": "CNN", "recurrent neural network": "RNN"}
 _TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+){0,5}"
-_VERSION = r"(?:v?\d{1,3}(?:\.\d{1,2})?[A-Za-z]{0,2}|\d{1,3}x\d{1,3}[BbMm]|[Pp]ro|[Ff]lash|[Uu]ltra|[Ss]onnet|[Oo]pus|[Hh]aiku|[Tt]urbo|[Mm]ini|[Ii]nstruct|[Cc]hat|[Bb]ase|[Ll]arge)"
+_VERSION = (
+    r"(?:v?\d{1,3}(?:\.\d{1,2})?[A-Za-z]{0,2}|\d{1,3}x\d{1,3}[BbMm]|[Pp]ro|[Ff]lash|[Uu]ltra|[Ss]onnet|[Oo]pus|"
+    r"[Hh]aiku|[Tt]urbo|[Mm]ini|[Ii]nstruct|[Cc]hat|[Bb]ase|[Ll]arge)"
+)
 _CANDIDATE = re.compile(
     r"(?<![\w./@-])("
     r"[A-Za-z0-9][\w.-]{0,60}/[A-Za-z0-9][\w.-]{0,80}"  # org/name
@@ -197,5 +240,5 @@ def is_model_name(name: str) -> bool:
 def _is_benchmark_or_metric(name: str) -> bool:
     head = name.split("-", 1)[0]
     found = benchmark_pattern().fullmatch(name) or _METRIC.fullmatch(name) or _METRIC.fullmatch(name[:-1])
-    found = found or ("-" in name and benchmark_pattern().fullmatch(head))  # "MedQA-U...", a benchmark variant
-    return bool(found) or bool(re.fullmatch(r"(?:MIMIC|eICU|HiRID)[\w-]*|[A-Z]{1,2}\d{0,2}|\d+", name))
+    variant = "-" in name and benchmark_pattern().fullmatch(head) is not None  # "MedQA-U...", a benchmark variant
+    return found is not None or variant or bool(re.fullmatch(r"(?:MIMIC|eICU|HiRID)[\w-]*|[A-Z]{1,2}\d{0,2}|\d+", name))

@@ -38,6 +38,9 @@ MAX_CLAIMS = 1000
 MAX_MODELS = 80
 
 _HF_LINK = re.compile(r"(?:https?://)?(?:huggingface\.co|hf\.co)/([A-Za-z0-9][\w.-]{0,95})/([A-Za-z0-9][\w.-]{0,95})")
+_LABELLED = re.compile(
+    r"\[([^\]\n]{1,80})\]\((?:https?://)?(?:huggingface\.co|hf\.co)/([A-Za-z0-9][\w.-]{0,95})/([A-Za-z0-9][\w.-]{0,95})"
+)
 _HF_SITE = frozenset({"datasets", "spaces", "docs", "blog", "papers", "models", "posts", "collections", "learn"})
 _INTRODUCED = re.compile(
     r"(?:\b[Ww]e (?:present|introduce|release|propose|developed|built)|\bIntroducing|\bnamed|\bcalled) "
@@ -101,7 +104,7 @@ def read_rules(text: str) -> Extraction:
             name=name,
             role="subject" if name in subjects else "comparator",
             provider=(find_provider(body) if single else None) if name in subjects else None,
-            weights=_weights(name, links, ids) if name in subjects else None,
+            weights=_weights(name, links, ids, body) if name in subjects else None,
             base_model=base if single and name in subjects else None,
             license=find_license(body, matter) if single and name in subjects else None,
             evidence=_evidence(name, parts),
@@ -139,7 +142,9 @@ def _subjects(body: str, parts: Segments, ids: list[str], links: list[tuple[str,
     """The models the text releases or announces (see the module docstring)."""
     flat = plain(body)
     names = list(ids) + named_models(flat)
-    names += [m.group(1) for m in _INTRODUCED.finditer(flat) if is_model_name(m.group(1).split(" ")[0])]
+    for intro in _INTRODUCED.finditer(flat):  # "We release Meditron-7B and Meditron-70B, which ..."
+        clause = re.split(r"[,.;:]\s|\s(?:which|that|a|an|the)\s", flat[intro.start(1) : intro.start(1) + 120])[0]
+        names += [name for _, name in models_in(clause)]
     for mark in _OURS.finditer(body):  # found from the rare mark backwards: linear in the text
         label = re.split(r"[|\n]", body[max(0, mark.start() - 80) : mark.start()])[-1].strip(" *|")
         if is_model_name(label):
@@ -160,8 +165,11 @@ def _labels_linked_to(body: str, org: str) -> list[str]:
     return [m.group(1) for m in pattern.finditer(body) if is_model_name(m.group(1))]
 
 
-def _weights(name: str, links: list[tuple[str, str]], ids: list[str]) -> str:
+def _weights(name: str, links: list[tuple[str, str]], ids: list[str], body: str = "") -> str:
     mine = words(name)
+    for label, org, repo in _LABELLED.findall(body):  # "[MedAlpaca 7b](https://huggingface.co/medalpaca/...)"
+        if words(label) == mine and org not in _HF_SITE:
+            return f"https://huggingface.co/{org}/{repo}"
     for repo in ids:
         if words(repo) == mine or repo.lower() == name.lower():
             return f"https://huggingface.co/{repo}"
@@ -244,7 +252,9 @@ def _cross_checked(claims: list[ExtractedClaim]) -> list[ExtractedClaim]:
             None,
         )
         if same is not None:
-            where = " ".join(filter(None, [same.dataset, same.task_variant, f"({same.setting})" if same.setting else None]))
+            where = " ".join(
+                filter(None, [same.dataset, same.task_variant, f"({same.setting})" if same.setting else None])
+            )
             claim = claim.model_copy(update={"notes": [*claim.notes, f"same value as the table cell for {where}"]})
         out.append(claim)
     return out

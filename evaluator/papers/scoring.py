@@ -123,7 +123,11 @@ def score_file(record: PaperRecord, gold: GoldFile) -> FileScore:
 
 
 def _matches(model: str | None, metric: str | None, value: float, gold: dict[str, Any]) -> bool:
-    return same_value(value, float(gold["value"])) and same_metric(metric, gold["metric"]) and same_model(model, gold["model"])
+    return (
+        same_value(value, float(gold["value"]))
+        and same_metric(metric, gold["metric"])
+        and same_model(model, gold["model"])
+    )
 
 
 @dataclass(frozen=True)

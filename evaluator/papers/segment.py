@@ -27,7 +27,9 @@ _MARKUP = re.compile(r"<[^<>\n]{1,300}>|\*{1,3}|`{1,3}|(?<![A-Za-z0-9])_{1,3}|_{
 # a sentence ends at . ! ? (or 。) followed by space and something that can open a sentence; "e.g." and
 # "vs." and decimals do not end one
 _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bvs)(?<!\bi\.e)(?<!\b[A-Z])(?<!\bal)([.!?。])\s+(?=[^a-z\s])")
-_PARAGRAPH = re.compile(r"\n[ \t]*\n|\n(?=[ \t]{0,8}(?:[-*+\u2022\u25b2]|\d{1,2}[.)]|#{1,6}) )|\n(?=[A-Z][A-Za-z ]{2,30}:)")
+_PARAGRAPH = re.compile(
+    r"\n[ \t]*\n|\n(?=[ \t]{0,8}(?:[-*+\u2022\u25b2]|\d{1,2}[.)]|#{1,6}) )|\n(?=[A-Z][A-Za-z ]{2,30}:)"
+)
 _CAPTION_START = re.compile(r"^(?:\*{0,2}|_)?(?:table|caption|표)\b", re.I)
 
 
