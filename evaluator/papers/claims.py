@@ -20,10 +20,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from evaluator.papers.names import benchmark_of, benchmarks_in, is_model_name, metric_of, metrics_in, models_in
+from evaluator.papers.names import benchmarks_in, metrics_in, models_in
 from evaluator.papers.record import ExtractedClaim
-from evaluator.papers.segment import Table
-from evaluator.papers.vocabulary import has_percent_hint, read_value, resolve_dataset, settings_of, subset_of
+from evaluator.papers.vocabulary import read_value, resolve_dataset, settings_of
 
 MAX_EVIDENCE = 600
 _NUMBER = re.compile(r"(?<![\w.,/#-])(-?(?:\d{1,3}(?:,\d{3})+|\d{1,6})(?:\.\d{1,6})?|-?\.\d{1,6})(?![\d,]\d)( ?%)?")
@@ -46,18 +45,13 @@ _CI = re.compile(
     r"^[ ,;]{0,2}[(\[]? ?(?:(?:95|90|99) ?% ?(?:CI|confidence intervals?)(?: ?\(CI\))?[:,]? ?)?"
     r"(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?(?:-|–|—|to|,) ?(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?[)\]]"
 )
+_AGGREGATE = re.compile(
+    r"\b(?:LLMs|models|algorithms|methods|systems)\b(?! (?:of|for|in) )|LLM[은는이가]|모델들|언어 ?모델[은는이가]", re.I
+)
 _COMPARED = re.compile(r"\b(?:than|compared (?:with|to)|relative to)\b", re.I)
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
 _VERSUS = re.compile(r"^[ )\],]{0,60}?\b(?:vs\.?|versus)[ (]{1,3}$", re.I)
 _THE_MODEL = re.compile(r"\b(?:the|our|this) (?:[\w-]{1,20} ){0,2}(?:model|system|algorithm|method|index)\b", re.I)
-_SKIP_COLUMNS = re.compile(
-    r"^(?:#|n|params?|parameters|size|model size|#? ?params?.{0,12}|year|date|release.{0,6}|licen[sc]e|tokens?|"
-    r"context.{0,8}|type|open|weights|link|url|base(?: model)?|provider|institution|organi[sz]ation|notes?|"
-    r"status|target|duration|phase|aspect|vram.{0,8}|training time)$",
-    re.I,
-)
-_HUMAN_ROW = re.compile(r"^(?:human|physician|doctor|expert|clinician|random|chance|baseline \(human)", re.I)
-_CELL_BOUND = re.compile(r"^[<>≤≥~≈]|target|goal|tba|n/?a$", re.I)
 
 
 @dataclass
@@ -90,6 +84,9 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
         metric = metric or _metric_for(sentence, start, end, metrics)
         if metric is None:
             continue
+        named_here = model is not None or any(p < start for p, _ in models)
+        if not named_here and _AGGREGATE.search(sentence[max(0, start - 80) : start]):
+            continue  # "Machine learning algorithms showed ...", "LLM은 평균 64%": over many models, not one
         model = model or _model_for(sentence, numbers, index, models, context)
         claim = _claim(sentence, raw, metric, model, start, ci)
         if re.search(r"\bfrom $", sentence[max(0, start - 6) : start]) or (
@@ -156,6 +153,8 @@ def _not_a_result(sentence: str, match: re.Match[str]) -> bool:
     if re.match(r"^ ?(?:-|–)\d", after):  # a range "0.84-0.92"
         return True
     if re.match(r"^[ %]{0,2}(?:CI|confidence)", after):  # the level of a confidence interval
+        return True
+    if re.match(r"^[:\-/]\d", after) or re.search(r"\d[:\-/]$", before):  # a time or a date: 18:17:01, 2025-03-21
         return True
     if written.isdigit() and (1900 <= int(written) <= 2100 or (match.group(2) is None and int(written) > 100)):
         return True
@@ -230,10 +229,14 @@ def _respectively(
     """ "M1, M2 and M3 of v1, v2 and v3, respectively": each value gets its metric (or model) by position."""
     word = _RESPECTIVELY.search(sentence)
     listed = [i for i, n in enumerate(numbers) if word and n[0] < word.start()]
-    if word is None or len(listed) < 2:
+    if word is None:
+        listed = _paired_list(sentence, numbers, metrics)
+    if len(listed) < 2:
         return {}
     first = numbers[listed[0]][0]
     listed_metrics = _distinct([m[2] for m in metrics if m[1] <= first])
+    if word is None:
+        listed_metrics = listed_metrics[-2:]
     if len(listed_metrics) > 1:
         listed_metrics = [m for m in listed_metrics if m != "score"]
     listed_models = _distinct([n for p, n in models if p < first])
@@ -244,6 +247,20 @@ def _respectively(
         model = listed_models[k] if len(listed_models) == len(listed) else None
         out[index] = (metric, model)
     return out
+
+
+def _paired_list(
+    sentence: str, numbers: list[tuple[int, int, str, tuple[float, float] | None]], metrics: list[tuple[int, int, str]]
+) -> list[int]:
+    """ "AUROC and AUPRC of 0.935 [...] and 0.882 [...]": two metrics joined right before as many values, without
+    "respectively" (ioh_abp_eeg_ecg_plos_abstract.md). The indices of those values, or none."""
+    for index, (start, _, _, _) in enumerate(numbers[:-1]):
+        before = [m for m in metrics if m[1] <= start]
+        if len(before) < 2 or start - before[-1][1] > 12 or before[-2][2] == before[-1][2]:
+            continue
+        if re.fullmatch(r",? (?:and |or )?", sentence[before[-2][1] : before[-1][0]]):
+            return [index, index + 1]
+    return []
 
 
 def _distinct(items: list[str]) -> list[str]:
@@ -317,123 +334,3 @@ def _clip(sentence: str, start: int) -> str:
         return sentence
     left = max(0, start - MAX_EVIDENCE // 2)
     return sentence[left : left + MAX_EVIDENCE]
-
-
-_FIELDS = {
-    "dataset": ("dataset", "benchmark", "task", "exam"),
-    "metric": ("metric",),
-    "setting": ("setting", "shots", "prompting", "mode"),
-    "variant": ("subset", "split", "variant", "category", "section"),
-}
-
-
-def _long_claims(table: Table) -> list[ExtractedClaim] | None:
-    """A long table, one result per row with its fields in named columns (`model,dataset,metric,value`, the
-    results CSV a README ships): None when the table is not one."""
-    names = [cell.strip().lower() for cell in table.header]
-    where = {key: next((i for i, n in enumerate(names) if n in options), None) for key, options in _FIELDS.items()}
-    value = next((i for i, n in enumerate(names) if n in ("value", "score", "result")), None)
-    model = next((i for i, n in enumerate(names) if n in ("model", "models", "model name", "model id")), None)
-    if value is None or model is None or (where["dataset"] is None and where["metric"] is None):
-        return None
-    claims = []
-    for row, line in zip(table.rows, table.lines[1:], strict=False):
-        cell = row[value] if value < len(row) else ""
-        fields = {k: row[i] if i is not None and i < len(row) else "" for k, i in where.items()}
-        label = " ".join(filter(None, [fields["dataset"], fields["metric"], fields["variant"]]))
-        claim = _cell_claim(table, fields["setting"], label, row[model], cell, f"{table.lines[0]}\n{line}", False)
-        if claim is not None:
-            variant = subset_of(fields["variant"]) or fields["variant"] or None
-            claims.append(
-                claim.model_copy(update={"task_variant": variant, "setting": fields["setting"] or claim.setting})
-            )
-    return claims
-
-
-def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
-    """One claim per numeric result cell, by row and column header."""
-    if not table.header:
-        return []
-    long = _long_claims(table)
-    if long is not None:
-        return long
-    corner = table.header[0]
-    columns = table.header[1:]
-    rows = [row for row in table.rows if row and any(_cell_number(c) for c in row[1:])]
-    models_in_header = sum(map(_looks_like_model, columns)) > max(1, sum(_looks_like_model(r[0]) for r in rows))
-    by_metric_rows = corner.strip().lower() in ("metric", "metrics", "measure")
-    # a table of benchmark columns written on a 0-100 scale: its average column is on that scale too
-    percent_table = any(benchmark_of(c) for c in columns) and any(_above_one(c) for r in rows for c in r[1:])
-    claims = []
-    for row, line in zip(table.rows, table.lines[1:], strict=False):
-        if row not in rows or (not models_in_header and _HUMAN_ROW.match(row[0])):
-            continue
-        for column, cell in zip(columns, row[1:], strict=False):
-            if models_in_header:
-                model, label = column, row[0]
-            elif by_metric_rows or not _looks_like_model(row[0]):
-                if len(context.subjects) != 1:
-                    continue  # a row of results without a model: only a single-model card says whose
-                model, label = context.subjects[0], row[0] + " " + column
-            else:
-                model, label = row[0], column
-            claim = _cell_claim(table, corner, label, model, cell, f"{table.lines[0]}\n{line}", percent_table)
-            if claim is not None:
-                claims.append(claim)
-    return claims
-
-
-def _looks_like_model(label: str) -> bool:
-    label = re.sub(r"\((?:ours|proposed)\)|†|\*", "", label, flags=re.I).strip()
-    return bool(label) and not _HUMAN_ROW.match(label) and (is_model_name(label) or bool(list(models_in(label))))
-
-
-def _cell_number(cell: str) -> str | None:
-    cell = cell.strip()
-    if not cell or _CELL_BOUND.search(cell):
-        return None
-    match = re.match(r"^(-?\d{1,3}(?:\.\d{1,6})?|-?\.\d{1,6}) ?(%)?(?: ?\(.{0,40}\)| ?±.{0,20})?$", cell)
-    return match.group(1) + (match.group(2) or "") if match else None
-
-
-def _variant(label: str, dataset: str | None) -> str | None:
-    """What a column label adds to its benchmark: a subset ("Doctor"), a year ("KMLE 2024"), or the label."""
-    rest = label
-    for _, name in benchmarks_in(label):
-        rest = rest.replace(name, " ")
-    rest = " ".join(rest.split()).strip(" ()-")
-    if dataset and canonical_dataset(benchmark_of(label)) == dataset:
-        return subset_of(rest) or rest or None
-    return subset_of(label) or label.strip() or None
-
-
-def _above_one(cell: str) -> bool:
-    number = _cell_number(cell)
-    return number is not None and 1 < float(number.rstrip("%")) <= 100
-
-
-def _cell_claim(
-    table: Table, corner: str, label: str, model: str, cell: str, evidence: str, percent_table: bool
-) -> ExtractedClaim | None:
-    raw = _cell_number(cell)
-    if raw is None or _SKIP_COLUMNS.match(label.strip()) or not model.strip():
-        return None
-    metric = metric_of(label) or metric_of(corner) or metric_of(table.caption)
-    dataset = canonical_dataset(benchmark_of(label) or benchmark_of(corner) or benchmark_of(table.caption))
-    percent = percent_table or any(map(has_percent_hint, (corner, table.caption, label)))
-    reading = read_value(raw, metric=metric or ("accuracy" if dataset else None), percent_hint=percent)
-    if reading is None or reading.value is None:
-        return None
-    model = re.sub(r"\s?[(\[](?:ours|proposed)[)\]]|†", "", model, flags=re.I).strip()
-    return ExtractedClaim(
-        model=model,
-        dataset=dataset,
-        task_variant=_variant(label, dataset),
-        metric=metric,
-        value=reading.value,
-        raw_value=cell[:100],
-        unit=reading.unit,
-        setting=settings_of(f"{table.caption} {corner} {label}"),
-        evidence=evidence[:2000],
-        notes=[reading.note] if reading.note else [],
-    )

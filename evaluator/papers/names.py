@@ -72,8 +72,8 @@ KNOWN_BENCHMARKS = (
     "HeadQA",
 )
 METRIC_WORDS = (
-    ("auroc", r"AUROC|AUC-ROC|ROC[- ]AUC|area under the (?:receiver[- ]operating[- ]characteristics?|ROC) curve"),
-    ("auprc", r"AUPRC|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curve"),
+    ("auroc", r"AUROC|AUC-ROC|ROC[- ]AUC|area under the (?:receiver[- ]operating[- ]characteristics?|ROC) curves?"),
+    ("auprc", r"AUPRC|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curves?"),
     ("auc", r"AUC|area under the curve"),
     ("accuracy", r"accuracy|acc\.?|정답률|정확도"),
     ("f1", r"F1(?:[- ]score)?|macro[- ]F1"),
@@ -89,7 +89,9 @@ METRIC_WORDS = (
     ("score", r"score[sd]?|scoring|점수"),
 )
 _METRIC = re.compile(
-    r"(?<![\w-])(?:" + "|".join(f"(?P<m{i}>{p})" for i, (_, p) in enumerate(METRIC_WORDS)) + r")(?![\w-])", re.I
+    # a Korean particle may follow ("정답률은", "정답률로": gpt4_korean_medicine_exam_news_ko.md)
+    r"(?<![\w-])(?:" + "|".join(f"(?P<m{i}>{p})" for i, (_, p) in enumerate(METRIC_WORDS)) + r")(?![A-Za-z0-9_-])",
+    re.I,
 )
 _FAMILIES = re.compile(
     r"^(?:GPT|ChatGPT|Claude|Gemini|Gemma|MedGemma|Llama|LLaMA|Mistral|Mixtral|Qwen|Phi|PaLM|Med-PaLM|Flan-PaLM|"

@@ -15,7 +15,7 @@ import asyncio
 import re
 from collections import Counter
 
-from evaluator.papers.claims import Context, sentence_claims, table_claims
+from evaluator.papers.claims import Context, sentence_claims
 from evaluator.papers.hypotension import read_definition
 from evaluator.papers.identifiers import (
     find_base_model,
@@ -31,13 +31,17 @@ from evaluator.papers.names import defined_names, is_model_name, models_in
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.scoring import words
 from evaluator.papers.segment import Segments, plain, segment
+from evaluator.papers.tables import table_claims
 from evaluator.papers.vocabulary import IOH_PATTERN
 
 MAX_TEXT = 4_000_000
 MAX_CLAIMS = 1000
 MAX_MODELS = 80
 
-_HF_LINK = re.compile(r"(?:https?://)?(?:huggingface\.co|hf\.co)/([A-Za-z0-9][\w.-]{0,95})/([A-Za-z0-9][\w.-]{0,95})")
+_HF_LINK = re.compile(
+    r"(?:https?://)?(?:huggingface\.co|hf\.co)/([A-Za-z0-9][\w.-]{0,95})/([A-Za-z0-9][\w.-]{0,95})"
+    r"(/(?:tree|commit|blob)/[\w.-]{1,80})?"
+)
 _LABELLED = re.compile(
     r"\[([^\]\n]{1,80})\]\((?:https?://)?(?:huggingface\.co|hf\.co)/([A-Za-z0-9][\w.-]{0,95})/([A-Za-z0-9][\w.-]{0,95})"
 )
@@ -138,6 +142,14 @@ def _hf_links(text: str) -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2).rstrip(".")) for m in _HF_LINK.finditer(text) if m.group(1) not in _HF_SITE]
 
 
+def _with_revision(org: str, repo: str, text: str) -> str:
+    """The weights link, with the revision a link to the same repository names (…/tree/<rev>), if any."""
+    for match in _HF_LINK.finditer(text):
+        if (match.group(1), match.group(2).rstrip(".")) == (org, repo) and match.group(3):
+            return f"https://huggingface.co/{org}/{repo}{match.group(3).rstrip('.')}"
+    return f"https://huggingface.co/{org}/{repo}"
+
+
 def _subjects(body: str, parts: Segments, ids: list[str], links: list[tuple[str, str]]) -> list[str]:
     """The models the text releases or announces (see the module docstring)."""
     flat = plain(body)
@@ -175,10 +187,10 @@ def _weights(name: str, links: list[tuple[str, str]], ids: list[str], body: str 
             return f"https://huggingface.co/{repo}"
     for org, repo in links:
         if words(repo) == mine or f"{org}/{repo}".lower() == name.lower():
-            return f"https://huggingface.co/{org}/{repo}"
+            return _with_revision(org, repo, body)
     for org, repo in links:  # "CliniKo" released as example-lab/CliniKo-8B
         if mine and mine <= words(repo):
-            return f"https://huggingface.co/{org}/{repo}"
+            return _with_revision(org, repo, body)
     return NOT_RELEASED
 
 

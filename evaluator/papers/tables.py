@@ -1,0 +1,150 @@
+"""Table cells read into claims, by row and column header (tables come from segment.py).
+
+Layouts seen in the corpus (tests/data/reader_corpus): models as rows and benchmarks or metrics as columns
+(medqa_usa_taiwan_rag_readme.md, lingshu_modelcard_textual_qa_html_table.md), models as columns and subsets as
+rows (snuh_hari-q3-8b_modelcard_excerpt.md), a metric/value table of a single-model card
+(vitaldb_ioh_cnn_lstm_readme.md), and a long table with model, dataset, metric and value columns (a README's
+results CSV). The metric and benchmark come from the header cell, the corner cell or the caption above the table;
+a cell that is a bound or a target ("< 96.4%", "~60%", "Target: >=96.4%": kormed_target_96_4_plan.md), a size
+or a date column, and rows of people ("Human (expert)": pmc_llama_readme_results.md) give no claim. A cell's
+"(-4.9)" or "± 1.1" after its value is not a second value (medexqa_readme_leaderboard.md).
+"""
+
+from __future__ import annotations
+
+import re
+
+from evaluator.papers.claims import Context, canonical_dataset
+from evaluator.papers.names import benchmark_of, benchmarks_in, is_model_name, metric_of, models_in
+from evaluator.papers.record import ExtractedClaim
+from evaluator.papers.segment import Table
+from evaluator.papers.vocabulary import has_percent_hint, read_value, settings_of, subset_of
+
+_SKIP_COLUMNS = re.compile(
+    r"^(?:#|n|params?|parameters|size|model size|#? ?params?.{0,12}|year|date|release.{0,6}|licen[sc]e|tokens?|"
+    r"context.{0,8}|type|open|weights|link|url|base(?: model)?|provider|institution|organi[sz]ation|notes?|"
+    r"status|target|duration|phase|aspect|vram.{0,8}|training time)$",
+    re.I,
+)
+_HUMAN_ROW = re.compile(r"^(?:human|physician|doctor|expert|clinician|random|chance|baseline \(human)", re.I)
+_CELL_BOUND = re.compile(r"^[<>≤≥~≈]|target|goal|tba|n/?a$", re.I)
+
+
+_FIELDS = {
+    "dataset": ("dataset", "benchmark", "task", "exam"),
+    "metric": ("metric",),
+    "setting": ("setting", "shots", "prompting", "mode"),
+    "variant": ("subset", "split", "variant", "category", "section"),
+}
+
+
+def _long_claims(table: Table) -> list[ExtractedClaim] | None:
+    """A long table, one result per row with its fields in named columns (`model,dataset,metric,value`, the
+    results CSV a README ships): None when the table is not one."""
+    names = [cell.strip().lower() for cell in table.header]
+    where = {key: next((i for i, n in enumerate(names) if n in options), None) for key, options in _FIELDS.items()}
+    value = next((i for i, n in enumerate(names) if n in ("value", "score", "result")), None)
+    model = next((i for i, n in enumerate(names) if n in ("model", "models", "model name", "model id")), None)
+    if value is None or model is None or (where["dataset"] is None and where["metric"] is None):
+        return None
+    claims = []
+    for row, line in zip(table.rows, table.lines[1:], strict=False):
+        cell = row[value] if value < len(row) else ""
+        fields = {k: row[i] if i is not None and i < len(row) else "" for k, i in where.items()}
+        label = " ".join(filter(None, [fields["dataset"], fields["metric"], fields["variant"]]))
+        claim = _cell_claim(table, fields["setting"], label, row[model], cell, f"{table.lines[0]}\n{line}", False)
+        if claim is not None:
+            variant = subset_of(fields["variant"]) or fields["variant"] or None
+            claims.append(
+                claim.model_copy(update={"task_variant": variant, "setting": fields["setting"] or claim.setting})
+            )
+    return claims
+
+
+def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
+    """One claim per numeric result cell, by row and column header."""
+    if not table.header:
+        return []
+    long = _long_claims(table)
+    if long is not None:
+        return long
+    corner = table.header[0]
+    columns = table.header[1:]
+    rows = [row for row in table.rows if row and any(_cell_number(c) for c in row[1:])]
+    models_in_header = sum(map(_looks_like_model, columns)) > max(1, sum(_looks_like_model(r[0]) for r in rows))
+    by_metric_rows = corner.strip().lower() in ("metric", "metrics", "measure")
+    # a table of benchmark columns written on a 0-100 scale: its average column is on that scale too
+    percent_table = any(benchmark_of(c) for c in columns) and any(_above_one(c) for r in rows for c in r[1:])
+    claims = []
+    for row, line in zip(table.rows, table.lines[1:], strict=False):
+        if row not in rows or (not models_in_header and _HUMAN_ROW.match(row[0])):
+            continue
+        for column, cell in zip(columns, row[1:], strict=False):
+            if models_in_header:
+                model, label = column, row[0]
+            elif by_metric_rows or not _looks_like_model(row[0]):
+                if len(context.subjects) != 1:
+                    continue  # a row of results without a model: only a single-model card says whose
+                model, label = context.subjects[0], row[0] + " " + column
+            else:
+                model, label = row[0], column
+            claim = _cell_claim(table, corner, label, model, cell, f"{table.lines[0]}\n{line}", percent_table)
+            if claim is not None:
+                claims.append(claim)
+    return claims
+
+
+def _looks_like_model(label: str) -> bool:
+    label = re.sub(r"\((?:ours|proposed)\)|†|\*", "", label, flags=re.I).strip()
+    return bool(label) and not _HUMAN_ROW.match(label) and (is_model_name(label) or bool(list(models_in(label))))
+
+
+def _cell_number(cell: str) -> str | None:
+    cell = cell.strip()
+    if not cell or _CELL_BOUND.search(cell):
+        return None
+    match = re.match(r"^(-?\d{1,3}(?:\.\d{1,6})?|-?\.\d{1,6}) ?(%)?(?: ?\(.{0,40}\)| ?±.{0,20})?$", cell)
+    return match.group(1) + (match.group(2) or "") if match else None
+
+
+def _variant(label: str, dataset: str | None) -> str | None:
+    """What a column label adds to its benchmark: a subset ("Doctor"), a year ("KMLE 2024"), or the label."""
+    rest = label
+    for _, name in benchmarks_in(label):
+        rest = rest.replace(name, " ")
+    rest = " ".join(rest.split()).strip(" ()-")
+    if dataset and canonical_dataset(benchmark_of(label)) == dataset:
+        return subset_of(rest) or rest or None
+    return subset_of(label) or label.strip() or None
+
+
+def _above_one(cell: str) -> bool:
+    number = _cell_number(cell)
+    return number is not None and 1 < float(number.rstrip("%")) <= 100
+
+
+def _cell_claim(
+    table: Table, corner: str, label: str, model: str, cell: str, evidence: str, percent_table: bool
+) -> ExtractedClaim | None:
+    raw = _cell_number(cell)
+    if raw is None or _SKIP_COLUMNS.match(label.strip()) or not model.strip():
+        return None
+    metric = metric_of(label) or metric_of(corner) or metric_of(table.caption)
+    dataset = canonical_dataset(benchmark_of(label) or benchmark_of(corner) or benchmark_of(table.caption))
+    percent = percent_table or any(map(has_percent_hint, (corner, table.caption, label)))
+    reading = read_value(raw, metric=metric or ("accuracy" if dataset else None), percent_hint=percent)
+    if reading is None or reading.value is None:
+        return None
+    model = re.sub(r"\s?[(\[](?:ours|proposed)[)\]]|†", "", model, flags=re.I).strip()
+    return ExtractedClaim(
+        model=model,
+        dataset=dataset,
+        task_variant=_variant(label, dataset),
+        metric=metric,
+        value=reading.value,
+        raw_value=cell[:100],
+        unit=reading.unit,
+        setting=settings_of(f"{table.caption} {corner} {label}"),
+        evidence=evidence[:2000],
+        notes=[reading.note] if reading.note else [],
+    )
