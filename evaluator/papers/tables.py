@@ -30,6 +30,7 @@ _HUMAN_ROW = re.compile(r"^(?:human|physician|doctor|expert|clinician|random|cha
 _CELL_BOUND = re.compile(r"^[<>≤≥~≈]|target|goal|tba|n/?a$", re.I)
 
 
+_MODEL_HEADER = re.compile(r"^(?:models?|methods?|systems?|model names?|llms?|모델)$", re.I)
 _FIELDS = {
     "dataset": ("dataset", "benchmark", "task", "exam"),
     "metric": ("metric",),
@@ -72,6 +73,8 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     columns = table.header[1:]
     rows = [row for row in table.rows if row and any(_cell_number(c) for c in row[1:])]
     models_in_header = sum(map(_looks_like_model, columns)) > max(1, sum(_looks_like_model(r[0]) for r in rows))
+    # a first column headed "Model" or "Method" names models, whatever their shape ("Med-Alpaca", "Chat-Doctor")
+    model_column = not models_in_header and bool(_MODEL_HEADER.match(corner.strip()))
     by_metric_rows = corner.strip().lower() in ("metric", "metrics", "measure")
     # a table of benchmark columns written on a 0-100 scale: its average column is on that scale too
     percent_table = any(benchmark_of(c) for c in columns) and any(_above_one(c) for r in rows for c in r[1:])
@@ -82,7 +85,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
         for column, cell in zip(columns, row[1:], strict=False):
             if models_in_header:
                 model, label = column, row[0]
-            elif by_metric_rows or not _looks_like_model(row[0]):
+            elif by_metric_rows or not (model_column or _looks_like_model(row[0])):
                 if len(context.subjects) != 1:
                     continue  # a row of results without a model: only a single-model card says whose
                 model, label = context.subjects[0], row[0] + " " + column
