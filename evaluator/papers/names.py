@@ -124,7 +124,7 @@ _VERSION = (
 _CANDIDATE = re.compile(
     r"(?<![\w./@-])("
     r"[A-Za-z0-9][\w.-]{0,60}/[A-Za-z0-9][\w.-]{0,80}"  # org/name
-    r"|" + _TOKEN + r"(?: " + _VERSION + r"){1,3}(?![\w.-])"  # word + versions/sizes/tiers
+    r"|" + _TOKEN + r"(?: " + _VERSION + r"){1,3}(?![\w-]|\.\w)"  # word + versions/sizes/tiers
     r"|" + _TOKEN + r")"
 )
 _NOT_MODELS = re.compile(
@@ -207,7 +207,8 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
     for match in _METHODS.finditer(text):
         take(match, _METHOD_NAMES.get(match.group(1).lower(), match.group(1)))
     for match in _CANDIDATE.finditer(text):
-        name = match.group(1).rstrip(".-+")
+        # "three LLMs-GPT-4o, Claude 3.5 Sonnet" (kmle_three_llms_abstract.md): the name after the dash
+        name = re.sub(r"^(?:LLMs?|models?)-", "", match.group(1).rstrip(".-+"), flags=re.I)
         if not covered[match.start()] and is_model_name(name):
             take(match, name)
     return sorted(found)

@@ -15,7 +15,7 @@ import asyncio
 import re
 from collections import Counter
 
-from evaluator.papers.claims import Context, sentence_claims
+from evaluator.papers.claims import Context, canonical_dataset, sentence_claims
 from evaluator.papers.hypotension import read_definition
 from evaluator.papers.identifiers import (
     find_base_model,
@@ -27,7 +27,7 @@ from evaluator.papers.identifiers import (
     read_front_matter,
 )
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
-from evaluator.papers.names import defined_names, is_model_name, models_in
+from evaluator.papers.names import benchmarks_in, defined_names, is_model_name, models_in
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.scoring import words
 from evaluator.papers.segment import Segments, plain, segment
@@ -97,7 +97,9 @@ def read_rules(text: str) -> Extraction:
             break
         claims += sentence_claims(sentence, context)
     ioh = read_definition(body).describe() if IOH_PATTERN.search(body) else None
-    claims = _cross_checked(_unique_claims([_completed(c, subjects, ioh) for c in claims[: MAX_CLAIMS * 2]]))
+    named = {canonical_dataset(name) for sentence in parts.sentences for _, name in benchmarks_in(sentence)}
+    only = named.pop() if len(named) == 1 else None  # the one benchmark the text names: its claims are on it
+    claims = _cross_checked(_unique_claims([_completed(c, subjects, ioh, only) for c in claims[: MAX_CLAIMS * 2]]))
     claims = claims[:MAX_CLAIMS]
     names = _unique(subjects + [c.model for c in claims if c.model] + _named(parts, context.defined))[:MAX_MODELS]
     plain_body = plain(body)
@@ -232,11 +234,13 @@ def _unique_claims(claims: list[ExtractedClaim]) -> list[ExtractedClaim]:
     return out
 
 
-def _completed(claim: ExtractedClaim, subjects: list[str], ioh: str | None) -> ExtractedClaim:
+def _completed(claim: ExtractedClaim, subjects: list[str], ioh: str | None, only: str | None) -> ExtractedClaim:
     """The claim with its model written as the subject it names ("hari-q3-8b" in a table is the card's
     "snuh/hari-q3-8b"), and, in a text about intraoperative hypotension, the definition it states as the
     claim's variant (ioh_scalogram_preprint_abstract.md)."""
     update: dict[str, object] = {}
+    if claim.dataset is None and only is not None:  # "GPT-4o achieved ... (83.2%)" in a KMLE-only abstract
+        update["dataset"] = only
     same = [s for s in subjects if claim.model and words(s) == words(claim.model)]
     if same and same[0] != claim.model:
         update["model"] = same[0]
