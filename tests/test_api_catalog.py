@@ -83,9 +83,9 @@ async def test_the_list_shows_every_shipped_entry_with_what_benchtoward_derives(
         ("q=ophthalmology", ["ophthobench"]),  # by tag
         ("q=fundus photograph", ["ophthobench"]),  # by summary words
         ("q=oph", ["ophthobench"]),  # word prefixes
-        ("q=chinese licensing", ["medbench-2023"]),  # all words must match
+        ("q=chinese licensing", ["medbench-2023", "medbench", "clinicalqa"]),  # any word; both words first
         ("q=hypotension", ["vitaldb-ioh"]),
-        ('q=NEAR(medbench) OR "*', []),  # FTS5 syntax in q is plain words, never an error
+        ('q=NEAR(medbench) OR "*', ["medbench-2023", "medbench"]),  # FTS5 syntax in q is plain words
         ("q=kardiologie", []),
     ],
 )
@@ -93,6 +93,12 @@ async def test_search_finds_entries_by_name_alias_tag_and_summary_words(
     catalog_client: httpx.AsyncClient, query: str, expected: list[str]
 ) -> None:
     assert await ids(catalog_client, query) == expected
+
+
+async def test_search_ranks_by_any_word_so_a_described_benchmark_is_found(catalog_client: httpx.AsyncClient) -> None:
+    # every word was required before: "korean medical question answering" found nothing
+    found = await ids(catalog_client, "q=korean medical question answering")
+    assert found and found[0] == "clinicalqa"
 
 
 async def test_search_follows_the_newest_revision_only(catalog_client: httpx.AsyncClient) -> None:

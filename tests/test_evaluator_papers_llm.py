@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from evaluator.papers import (
+    Extraction,
     ExtractionFailed,
     Extractor,
     ExtractorNotConfigured,
@@ -173,7 +174,8 @@ def test_a_valid_answer_is_used_once_and_the_request_has_the_agreed_shape(serve:
     assert len(endpoint.requests) == 1
     request = endpoint.requests[0]
     assert (request["model"], request["temperature"]) == ("test-model", 0)
-    assert request["response_format"] == {"type": "json_object"}
+    assert request["response_format"]["type"] == "json_schema"
+    assert request["response_format"]["json_schema"]["schema"] == Extraction.model_json_schema()
     system = request["messages"][0]["content"]
     assert '"ExtractedClaim"' in system and '"ModelInfo"' in system  # the record's JSON schema is sent
     assert "hari-q3-8b" in request["messages"][1]["content"]

@@ -231,7 +231,9 @@ def test_scored_with_a_percent_sign_is_a_fraction_and_each_model_gets_its_own_nu
     assert (foo.model, foo.value, foo.unit, foo.task_variant) == ("Foo-2", 66.0, "score", "2024")
 
 
-def test_a_change_between_two_numbers_is_not_read_as_one_value() -> None:
-    (claim,) = read_text("Model Name: `a/Foo-1`\n\nAccuracy on ClinicalQA improved from 70.1% to 75.3%.").claims
-    assert claim.value is None
-    assert "no number read as this result's value" in claim.notes
+def test_a_change_between_two_numbers_gives_both_ends_each_marked_as_one_end_of_a_change() -> None:
+    # Both numbers are results (before and after a change, as in multimodal_icu_mortality_arxiv_2512_19716.md
+    # of the reader corpus); each is kept, and marked so that a reviewer sees which end it is.
+    before, after = read_text("Model Name: `a/Foo-1`\n\nAccuracy on ClinicalQA improved from 70.1% to 75.3%.").claims
+    assert (before.value, after.value) == (0.701, 0.753)
+    assert all("one end of a change ('from ... to ...')" in claim.notes for claim in (before, after))

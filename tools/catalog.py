@@ -60,8 +60,8 @@ class ListBenchmarksQuery(Shape):
     q: str | None = Field(
         default=None,
         max_length=200,
-        description="Search words, matched as word prefixes in the name, aliases, tags and summary (all words must "
-        "match); results are ranked by relevance, names first.",
+        description="Search words, matched as word prefixes in the name, aliases, tags and summary (any word "
+        "matches); results are ranked by bm25 relevance, entries with more of the words and name matches first.",
         json_schema_extra={"pattern": SEARCHABLE.pattern},  # at least one letter or digit
     )
     limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="At most this many entries (1-1000).")
@@ -153,14 +153,16 @@ class BenchmarkLink(Shape):
 
 
 def match_expression(text: str) -> str:
-    """An FTS5 expression from free text: each word as a quoted prefix term, all required. Quoting makes
-    FTS5 operators and punctuation in the input plain words, so no input is an FTS5 syntax error."""
+    """An FTS5 expression from free text: each word as a quoted prefix term, any of them enough (OR), so that
+    "korean medical question answering" finds the entries that share some of its words, ranked by bm25 (an entry
+    with more of the words, in its name or aliases, first). Quoting makes FTS5 operators and punctuation in the
+    input plain words, so no input is an FTS5 syntax error."""
     if SEARCHABLE.search(text) is None:
         raise BadRequest("q must contain at least one letter or digit")
     words = WORD.findall(text)
     if not words:  # only non-ASCII punctuation or symbols: no word to find, so nothing matches
         return '""'
-    return " ".join(f'"{word}"*' for word in words[:MAX_SEARCH_WORDS])
+    return " OR ".join(f'"{word}"*' for word in words[:MAX_SEARCH_WORDS])
 
 
 def catalog_tasks(registry: Registry, id: str) -> list[Task]:

@@ -31,6 +31,7 @@ from evaluator.papers.vocabulary import canonical_metric
 if TYPE_CHECKING:  # openai is imported when an LLM is asked: the document sandbox's child starts without it
     import openai
     from openai.types.chat import ChatCompletionMessageParam
+    from openai.types.shared_params import ResponseFormatJSONSchema
 
 MAX_ERROR_CHARS = 2000
 _NUMBER = re.compile(r"(?<![\d.])(?:\d{1,3}(?:,\d{3}){1,4}|\d{1,12})(?:\.\d{1,12})?")
@@ -41,8 +42,10 @@ evaluation results. Report only what the text states.
   numbers for (role "comparator"). weights: a Hugging Face URL or repo id when the text gives one;
   "not released" when the text announces the model but points to no weights; null when it does not say.
 - claims: one per reported number (model, dataset, task_variant such as a subset or exam year, metric,
-  value, raw_value exactly as written, unit, setting such as "5-shot" or "zero-shot", evidence = the
-  sentence or table row copied verbatim). Percentages become fractions (76.78% -> 0.7678, unit
+  value, raw_value exactly as written, unit, setting such as "5-shot" or "zero-shot", ci = the confidence
+  interval [low, high] when one is given, evidence = the sentence or table row copied verbatim). Sample
+  sizes, years, thresholds, pass marks, bounds ("over 85%"), gains ("by 19%") and people's scores are not
+  claims. Percentages become fractions (76.78% -> 0.7678, unit
   "fraction"); a score such as
   96.4 out of 100 stays 96.4 with unit "score". value is null when the text gives no number. Never guess.
 - identifiers: arXiv ids, DOIs, Hugging Face model and dataset repo ids found in the text.
@@ -133,13 +136,23 @@ class LLMExtractor:
                 messages=messages,
                 temperature=0,
                 max_tokens=self.config.max_tokens,
-                response_format={"type": "json_object"},
+                response_format=structured_output(),
             )
         except openai.APIError as exc:
             raise ExtractorUnavailable(f"{self.config.base_url}: {type(exc).__name__}: {exc}") from exc
         choices = getattr(response, "choices", None) or []
         content = choices[0].message.content if choices and choices[0].message else None
         return content or ""
+
+
+def structured_output() -> ResponseFormatJSONSchema:
+    """The endpoint's structured-output mode: a JSON schema it must follow (`response_format` of type
+    json_schema, which OpenAI, vLLM and llama.cpp servers accept), so that the answer is the Extraction shape
+    by construction; it is still validated, and retried with the error, in case a server ignores the schema."""
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": "extraction", "schema": Extraction.model_json_schema()},
+    }
 
 
 def _first_messages(text: str, source: str, max_chars: int) -> list[ChatCompletionMessageParam]:

@@ -65,6 +65,12 @@ class ExtractedClaim(BaseModel):
         description="fraction (0..1), score (as written, e.g. out of 100), count; null if unknown.",
     )
     setting: str | None = Field(default=None, max_length=200, description="e.g. 5-shot, zero-shot, CoT.")
+    ci: list[float] | None = Field(
+        default=None,
+        min_length=2,
+        max_length=2,
+        description="The confidence interval [low, high] the text gives for the value, in the value's unit.",
+    )
     evidence: str = Field(min_length=1, max_length=2000, description="The sentence or table row it came from.")
     notes: list[str] = Field(default_factory=list, max_length=20, description="Caveats found while reading.")
 

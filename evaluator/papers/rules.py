@@ -1,51 +1,56 @@
-"""The rule-based extractor: deterministic, offline, always available.
+"""The rule-based extractor: a small general reader, deterministic, offline, always available.
 
-It reads YAML front matter, "Model Name:" lines, Hugging Face URLs, arXiv ids, DOIs, licence lines, metric
-tables (Markdown, and CSV in fenced blocks) and result sentences, using only bounded patterns. Numbers it
-cannot find are null; it never guesses one.
+The text is cut into sentences and tables (segment.py); model names are recognised by their shape (names.py);
+claims are read from sentences and table cells (claims.py); identifiers, licence and base model come from
+identifiers.py. Which models a text releases ("subject") is read from how texts say so: "we present /
+introduce / release X", "Introducing X", "X is an ... model", a "Model Name:" line, an "(ours)" mark, or a
+Hugging Face weights link to the document's own organisation (medalpaca_readme_benchmarks.md,
+lingshu_modelcard_textual_qa_html_table.md). A subject gets its weights from a Hugging Face link or repo id that
+names it, else "not released". Numbers it cannot find are null; it never guesses one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-from collections import defaultdict
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections import Counter
 
+from evaluator.papers.claims import Context, canonical_dataset, sentence_claims
 from evaluator.papers.hypotension import read_definition
 from evaluator.papers.identifiers import (
     find_base_model,
     find_identifiers,
     find_license,
     find_provider,
-    hf_repo_urls,
     model_name_ids,
     named_models,
     read_front_matter,
 )
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
-from evaluator.papers.prose import ProseContext, sentence_claims, sentences
-from evaluator.papers.record import (
-    NOT_RELEASED,
-    DatasetFact,
-    ExtractedClaim,
-    Extraction,
-    ModelInfo,
-    PaperRecord,
-)
-from evaluator.papers.tables import Table, clean_model_label, find_tables, is_table_line, table_claims
-from evaluator.papers.text import csv_to_markdown
-from evaluator.papers.vocabulary import IOH_PATTERN, strip_markup
+from evaluator.papers.names import benchmarks_in, defined_names, is_model_name, models_in
+from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
+from evaluator.papers.scoring import words
+from evaluator.papers.segment import Segments, plain, segment
+from evaluator.papers.tables import table_claims
+from evaluator.papers.vocabulary import IOH_PATTERN
 
 MAX_TEXT = 4_000_000
 MAX_CLAIMS = 1000
-MAX_SUBJECTS = 20
-MAX_COMPARATORS = 50
-MAX_DATASET_FACTS = 20
+MAX_MODELS = 80
 
-_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)[ \t]{0,4}([\w+-]{0,20})")
-_WEIGHTS_LINK = re.compile(r"(?:weights|checkpoints?|download)[^\n]{0,80}?(https?://[^\s)\]>\"']{4,200})", re.I)
+_HF_LINK = re.compile(
+    r"(?:https?://)?(?:huggingface\.co|hf\.co)/([A-Za-z0-9][\w.-]{0,95})/([A-Za-z0-9][\w.-]{0,95})"
+    r"(/(?:tree|commit|blob)/[\w.-]{1,80})?"
+)
+_LABELLED = re.compile(
+    r"\[([^\]\n]{1,80})\]\((?:https?://)?(?:huggingface\.co|hf\.co)/([A-Za-z0-9][\w.-]{0,95})/([A-Za-z0-9][\w.-]{0,95})"
+)
+_HF_SITE = frozenset({"datasets", "spaces", "docs", "blog", "papers", "models", "posts", "collections", "learn"})
+_INTRODUCED = re.compile(
+    r"(?:\b[Ww]e (?:present|introduce|release|propose|developed|built)|\bIntroducing|\bnamed|\bcalled) "
+    r"(?:the |a |an )?(?:[a-z-]{3,30} ){0,4}?\(?([A-Z][\w.+-]{1,60}(?: [A-Z0-9][\w.+-]{0,20}){0,2})"
+)
+# "We present KorMedMCQA, the first ... benchmark" and its size (kormedmcqa_arxiv_2403.01469v3_abstract.md)
 _PRESENTED = re.compile(
     r"\b(?:we|We) (?:present|introduce|release|construct|build|propose) ([A-Z][\w.-]{1,60}), (?:a|an|the) "
     r"(?:[\w-]{1,30} ){0,8}(?:benchmark|dataset|corpus)"
@@ -54,6 +59,7 @@ _ITEMS = re.compile(
     r"\b(?:contains|consists of|comprises|includes|with) (\d{1,3}(?:,\d{3}){1,3}|\d{1,7}) "
     r"(questions|items|cases|patients|QA pairs|samples|recordings|records|surgeries)\b"
 )
+_OURS = re.compile(r"[(\[](?:ours|proposed)[)\]]", re.I)
 
 
 class RuleExtractor:
@@ -73,106 +79,48 @@ class RuleExtractor:
         return apply_mapping(read_rules(text), text, source=source, extractor=self.name, catalog=self._catalog)
 
 
-@dataclass(frozen=True)
-class _Document:
-    """What is read once per document and shared by every model and claim."""
-
-    body: str  # without front matter
-    plain: str  # body without Markdown marks, whitespace collapsed
-    lowered_body: str
-    hf_urls: list[str]
-    weights_link: str | None
-    provider: str | None
-    base_model: str | None
-    license: str | None
-
-
 def read_rules(text: str) -> Extraction:
     """Everything the rules find in `text`, before mapping."""
     text = without_comments(text[:MAX_TEXT])
     matter = read_front_matter(text)
     body = text[matter.end :]
-    plain = strip_markup(body)
-    link = _WEIGHTS_LINK.search(plain)
-    document = _Document(
-        body=body,
-        plain=plain,
-        lowered_body=body.lower(),
-        hf_urls=hf_repo_urls(text),
-        weights_link=link.group(1) if link else None,
-        provider=find_provider(body),
-        base_model=find_base_model(plain, matter),
-        license=find_license(body, matter),
-    )
-    fenced = "```" in body or "~~~" in body
-    lines = _with_csv_blocks(body.splitlines()) if fenced else body.splitlines()
-    tables = find_tables(lines)
+    parts = segment(body)
     ids = model_name_ids(body)
-    subjects = _subjects(ids, document, matter.base_models, tables)
-    claims = _table_claims(tables, _resolver(subjects))
-    subject_keys = {name.lower() for name in subjects}
-    comparators = _unique_names([c.model for c in claims if c.model and c.model.lower() not in subject_keys])
-    claims += _prose_claims(lines, claims, document, subjects, comparators, [*matter.base_models])
-    comparators = _unique_names(
-        comparators + [c.model for c in claims if c.model and c.model.lower() not in subject_keys]
-    )[:MAX_COMPARATORS]
-    identifiers = find_identifiers(text, matter, ids)
-    models = [_subject_info(name, document, ids, single=len(subjects) == 1) for name in subjects]
-    models += [
+    links = _hf_links(text)
+    subjects = _subjects(body, parts, ids, links)
+    context = Context(subjects=subjects, defined=defined_names(plain(body)))
+    claims: list[ExtractedClaim] = []
+    for table in parts.tables:
+        claims += table_claims(table, context)
+    for sentence in parts.sentences:
+        if len(claims) >= MAX_CLAIMS * 2:
+            break
+        claims += sentence_claims(sentence, context)
+    ioh = read_definition(body).describe() if IOH_PATTERN.search(body) else None
+    named = {canonical_dataset(name) for sentence in parts.sentences for _, name in benchmarks_in(sentence)}
+    only = named.pop() if len(named) == 1 else None  # the one benchmark the text names: its claims are on it
+    claims = _cross_checked(_unique_claims([_completed(c, subjects, ioh, only) for c in claims[: MAX_CLAIMS * 2]]))
+    claims = claims[:MAX_CLAIMS]
+    names = _unique(subjects + [c.model for c in claims if c.model] + _named(parts, context.defined))[:MAX_MODELS]
+    plain_body = plain(body)
+    base = find_base_model(plain_body, matter)
+    single = len(subjects) == 1
+    models = [
         ModelInfo(
             name=name,
-            role="comparator",
-            evidence=_first_row_naming(name, tables) or _evidence_naming(name, document),
+            role="subject" if name in subjects else "comparator",
+            provider=(find_provider(body) if single else None) if name in subjects else None,
+            weights=_weights(name, links, ids, body) if name in subjects else None,
+            base_model=base if single and name in subjects else None,
+            license=find_license(body, matter) if single and name in subjects else None,
+            evidence=_evidence(name, parts),
         )
-        for name in comparators
+        for name in names
+        if not (base and words(name) == words(base))
     ]
-    return Extraction(
-        models=models,
-        claims=claims[:MAX_CLAIMS],
-        identifiers=identifiers,
-        datasets=_dataset_facts(plain, identifiers.hf_datasets),
-    )
-
-
-def _table_claims(tables: list[Table], resolve: Callable[[str], str]) -> list[ExtractedClaim]:
-    claims: list[ExtractedClaim] = []
-    for table in tables:
-        claims.extend(table_claims(table, resolve))
-        if len(claims) >= MAX_CLAIMS:
-            break
-    return claims[:MAX_CLAIMS]
-
-
-def _prose_claims(
-    lines: list[str],
-    table_claims_found: list[ExtractedClaim],
-    document: _Document,
-    subjects: list[str],
-    comparators: list[str],
-    base_models: list[str],
-) -> list[ExtractedClaim]:
-    """Claims stated in sentences (tables left out), cross-checked against the table cells."""
-    ioh_variant = read_definition(document.body).describe() if IOH_PATTERN.search(document.body) else None
-    bases = [*base_models, *([document.base_model] if document.base_model else [])]
-    context = ProseContext(
-        subjects=subjects,
-        known_models=subjects + comparators[:MAX_COMPARATORS],
-        ioh_variant=ioh_variant,
-        ignore_tokens={alias.lower() for base in bases for alias in (base, base.rsplit("/", 1)[-1])},
-    )
-    cells: dict[tuple[str | None, float], list[ExtractedClaim]] = defaultdict(list)
-    for cell in table_claims_found:
-        if cell.value is not None:
-            cells[(cell.model, cell.value)].append(cell)
-    claims: list[ExtractedClaim] = []
-    budget = MAX_CLAIMS - len(table_claims_found)
-    untouched = not any(mark in document.body for mark in ("|", "```", "~~~"))  # no table, no fence
-    prose = document.body if untouched else "\n".join("" if is_table_line(line) else line for line in lines)
-    for sentence in sentences(prose, only_results=True):
-        if len(claims) >= budget:
-            break
-        claims.extend(_cross_checked(claim, cells) for claim in sentence_claims(sentence, context))
-    return claims[: max(0, budget)]
+    identifiers = find_identifiers(text, matter, ids)
+    datasets = _dataset_facts(plain_body, identifiers.hf_datasets)
+    return Extraction(models=models, claims=claims, identifiers=identifiers, datasets=datasets)
 
 
 def without_comments(text: str) -> str:
@@ -192,124 +140,147 @@ def without_comments(text: str) -> str:
     return "".join(parts)
 
 
-def _with_csv_blocks(lines: list[str]) -> list[str]:
-    """Lines with fenced ```csv blocks turned into Markdown tables and other fenced code blanked out."""
-    out: list[str] = []
-    fence: str | None = None
-    block: list[str] = []
-    for line in lines:
-        match = _FENCE.match(line)
-        if fence is None and match:
-            fence, block = match.group(2).lower() or "code", []
-            out.append("")
-        elif fence is not None and match:
-            out.extend(csv_to_markdown("\n".join(block)).splitlines() if fence == "csv" else [""] * len(block))
-            out.append("")
-            fence = None
-        elif fence is not None:
-            block.append(line)
-        else:
-            out.append(line)
-    if fence is not None:
-        out.extend([""] * len(block))
-    return out
+def _hf_links(text: str) -> list[tuple[str, str]]:
+    return [(m.group(1), m.group(2).rstrip(".")) for m in _HF_LINK.finditer(text) if m.group(1) not in _HF_SITE]
 
 
-def _subjects(ids: list[str], document: _Document, base_models: list[str], tables: list[Table]) -> list[str]:
-    """The models the document releases or announces: "Model Name:" ids, models introduced in prose,
-    "(ours)" columns, and otherwise Hugging Face model URLs that are not a base model."""
-    names = list(ids) + named_models(document.plain)
-    for table in tables:
-        for label in table.header[1:] + [row[0] for row in table.rows if row]:
-            cleaned, ours = clean_model_label(label)
-            if ours and cleaned:
-                names.append(cleaned)
-    if not names:
-        bases = {base.lower() for base in base_models}
-        names = [repo for repo in document.hf_urls if repo.lower() not in bases]
-    resolve = _resolver(ids)
-    return _unique_names([resolve(name) for name in names])[:MAX_SUBJECTS]
+def _with_revision(org: str, repo: str, text: str) -> str:
+    """The weights link, with the revision a link to the same repository names (…/tree/<rev>), if any."""
+    for match in _HF_LINK.finditer(text):
+        if (match.group(1), match.group(2).rstrip(".")) == (org, repo) and match.group(3):
+            return f"https://huggingface.co/{org}/{repo}{match.group(3).rstrip('.')}"
+    return f"https://huggingface.co/{org}/{repo}"
 
 
-def _resolver(subjects: list[str]) -> Callable[[str], str]:
-    """Maps a written label to a known model name ("hari-q3-8b" -> "snuh/hari-q3-8b"), else the label."""
-    lookup: dict[str, str] = {}
-    for name in subjects:
-        lookup.setdefault(name.lower(), name)
-        lookup.setdefault(name.rsplit("/", 1)[-1].lower(), name)
-
-    def resolve(label: str) -> str:
-        return lookup.get(label.strip().lower(), label.strip())
-
-    return resolve
-
-
-def _subject_info(name: str, document: _Document, ids: list[str], *, single: bool) -> ModelInfo:
-    """A subject model: weights on Hugging Face when a repo id names it, a weights link when one is given,
-    else "not released"; base model and licence only when the document is about a single model."""
-    repos = {repo.lower(): repo for repo in ids + document.hf_urls}
-    repo = repos.get(name.lower()) or next(
-        (r for key, r in repos.items() if key.rsplit("/", 1)[-1] == name.lower()), None
-    )
-    weights = f"https://huggingface.co/{repo}" if repo else (document.weights_link or NOT_RELEASED)
-    return ModelInfo(
-        name=name,
-        role="subject",
-        provider=document.provider or (repo.split("/", 1)[0] if repo else None),
-        weights=weights,
-        base_model=document.base_model if single else None,
-        license=document.license if single else None,
-        evidence=_evidence_naming(name, document),
-    )
+def _subjects(body: str, parts: Segments, ids: list[str], links: list[tuple[str, str]]) -> list[str]:
+    """The models the text releases or announces (see the module docstring)."""
+    flat = plain(body)
+    names = list(ids) + named_models(flat)
+    for intro in _INTRODUCED.finditer(flat):  # "We release Meditron-7B and Meditron-70B, which ..."
+        clause = re.split(r"[,.;:]\s|\s(?:which|that|a|an|the)\s", flat[intro.start(1) : intro.start(1) + 120])[0]
+        names += [name for _, name in models_in(clause)]
+    for mark in _OURS.finditer(body):  # found from the rare mark backwards: linear in the text
+        label = re.split(r"[|\n]", body[max(0, mark.start() - 80) : mark.start()])[-1].strip(" *|")
+        if is_model_name(label):
+            names.append(label)
+    orgs = Counter(org for org, _ in links)
+    if orgs:
+        own, count = orgs.most_common(1)[0]
+        if count >= 2 and list(orgs.values()).count(count) == 1:
+            names += _labels_linked_to(body, own) or [f"{org}/{name}" for org, name in links if org == own]
+    if not names and len(ids) == 0 and len({f"{o}/{n}" for o, n in links}) == 1:
+        names.append("/".join(links[0]))
+    return _unique([n.strip(" *|`") for n in names if n.strip(" *|`")])
 
 
-def _evidence_naming(name: str, document: _Document) -> str | None:
-    """The first line that names the model (markup stripped), clipped around the name."""
-    position = document.lowered_body.find(name.lower())
-    if position < 0:
-        return None
-    line_start = document.body.rfind("\n", max(0, position - 200), position) + 1 or max(0, position - 200)
-    line_end = document.body.find("\n", position, position + 300)
-    return strip_markup(document.body[line_start : line_end if line_end >= 0 else position + 300]) or None
+def _labels_linked_to(body: str, org: str) -> list[str]:
+    """Labels of Markdown links to the organisation's model repos ("[MedAlpaca 7b](https://huggingface.co/...)")."""
+    pattern = re.compile(r"\[([^\]\n]{1,80})\]\((?:https?://)?(?:huggingface\.co|hf\.co)/" + re.escape(org) + r"/")
+    return [m.group(1) for m in pattern.finditer(body) if is_model_name(m.group(1))]
 
 
-def _first_row_naming(name: str, tables: list[Table]) -> str | None:
-    for table in tables:
-        if any(name.lower() in cell.lower() for cell in table.header):
-            return table.header_line[:2000]
-        for row, line in zip(table.rows, table.row_lines, strict=True):
-            if row and name.lower() in row[0].lower():
-                return line[:2000]
+def _weights(name: str, links: list[tuple[str, str]], ids: list[str], body: str = "") -> str:
+    mine = words(name)
+    for label, org, repo in _LABELLED.findall(body):  # "[MedAlpaca 7b](https://huggingface.co/medalpaca/...)"
+        if words(label) == mine and org not in _HF_SITE:
+            return f"https://huggingface.co/{org}/{repo}"
+    for repo in ids:
+        if words(repo) == mine or repo.lower() == name.lower():
+            return f"https://huggingface.co/{repo}"
+    for org, repo in links:
+        if words(repo) == mine or f"{org}/{repo}".lower() == name.lower():
+            return _with_revision(org, repo, body)
+    for org, repo in links:  # "CliniKo" released as example-lab/CliniKo-8B
+        if mine and mine <= words(repo):
+            return _with_revision(org, repo, body)
+    return NOT_RELEASED
+
+
+def _named(parts: Segments, defined: dict[str, str]) -> list[str]:
+    names = [name for sentence in parts.sentences for _, name in models_in(sentence, defined)]
+    for table in parts.tables:
+        names += [row[0] for row in table.rows if row and is_model_name(row[0])]
+    return names
+
+
+def _evidence(name: str, parts: Segments) -> str | None:
+    lowered = name.lower()
+    for sentence in parts.sentences:
+        if lowered in sentence.lower():
+            return sentence[:2000]
+    for table in parts.tables:
+        for line in table.lines:
+            if lowered in line.lower():
+                return f"{table.lines[0]}\n{line}"[:2000]
     return None
 
 
-def _cross_checked(
-    claim: ExtractedClaim, cells: dict[tuple[str | None, float], list[ExtractedClaim]]
-) -> ExtractedClaim:
-    """A sentence claim whose number equals a table cell for the same model on another dataset or subset
-    gets a note: a headline often restates one cell under another name."""
-    if claim.value is None:
-        return claim
-    for cell in cells.get((claim.model, claim.value), []):
-        if (cell.dataset, cell.task_variant) != (claim.dataset, claim.task_variant):
-            parts = [cell.dataset, cell.task_variant, f"({cell.setting})" if cell.setting else None]
-            note = "same value as the table cell for " + " ".join(filter(None, parts))
-            return claim.model_copy(update={"notes": [*claim.notes, note]})
-    return claim
-
-
-def _unique_names(names: list[str]) -> list[str]:
-    seen: dict[str, str] = {}
+def _unique(names: list[str]) -> list[str]:
+    seen: dict[frozenset[str], str] = {}
     for name in names:
-        seen.setdefault(name.lower(), name)
+        seen.setdefault(words(name) or frozenset([name.lower()]), name)
     return list(seen.values())
 
 
-def _dataset_facts(plain: str, hf_datasets: list[str]) -> list[DatasetFact]:
+def _unique_claims(claims: list[ExtractedClaim]) -> list[ExtractedClaim]:
+    """One claim per model, metric, value and setting: a headline often restates a table cell."""
+    seen: set[tuple[object, ...]] = set()
+    out = []
+    for claim in claims:
+        key = (words(claim.model), claim.dataset, claim.metric, claim.value, claim.task_variant, claim.setting)
+        if key not in seen:
+            seen.add(key)
+            out.append(claim)
+    return out
+
+
+def _completed(claim: ExtractedClaim, subjects: list[str], ioh: str | None, only: str | None) -> ExtractedClaim:
+    """The claim with its model written as the subject it names ("hari-q3-8b" in a table is the card's
+    "snuh/hari-q3-8b"), and, in a text about intraoperative hypotension, the definition it states as the
+    claim's variant (ioh_scalogram_preprint_abstract.md)."""
+    update: dict[str, object] = {}
+    if claim.dataset is None and only is not None:  # "GPT-4o achieved ... (83.2%)" in a KMLE-only abstract
+        update["dataset"] = only
+    same = [s for s in subjects if claim.model and words(s) == words(claim.model)]
+    if same and same[0] != claim.model:
+        update["model"] = same[0]
+    if claim.dataset is None and claim.task_variant is None and ioh is not None:
+        update["task_variant"] = ioh
+    return claim.model_copy(update=update) if update else claim
+
+
+def _cross_checked(claims: list[ExtractedClaim]) -> list[ExtractedClaim]:
+    """A sentence claim equal to a table cell of the same model on another dataset or subset gets a note: a
+    headline often restates one cell under another name (snuh_hari-q3-8b_modelcard_excerpt.md)."""
+    cells = [c for c in claims if c.evidence.startswith("|")]
+    out = []
+    for claim in claims:
+        same = next(
+            (
+                cell
+                for cell in cells
+                if cell is not claim
+                and not claim.evidence.startswith("|")
+                and words(cell.model) == words(claim.model)
+                and cell.value == claim.value
+                and (cell.dataset, cell.task_variant) != (claim.dataset, claim.task_variant)
+            ),
+            None,
+        )
+        if same is not None:
+            where = " ".join(
+                filter(None, [same.dataset, same.task_variant, f"({same.setting})" if same.setting else None])
+            )
+            claim = claim.model_copy(update={"notes": [*claim.notes, f"same value as the table cell for {where}"]})
+        out.append(claim)
+    return out
+
+
+def _dataset_facts(flat: str, hf_datasets: list[str]) -> list[DatasetFact]:
     """Datasets the text presents ("We present X, the first ... benchmark"), with size and hub when stated."""
     facts = []
-    items = _ITEMS.search(plain)
-    for match in _PRESENTED.finditer(plain):
+    items = _ITEMS.search(flat)
+    for match in list(_PRESENTED.finditer(flat))[:20]:
         name = match.group(1).rstrip(".,")
         hub = next((repo for repo in hf_datasets if repo.lower().endswith("/" + name.lower())), None)
         facts.append(
@@ -318,9 +289,7 @@ def _dataset_facts(plain: str, hf_datasets: list[str]) -> list[DatasetFact]:
                 items=int(items.group(1).replace(",", "")) if items else None,
                 item_unit=items.group(2) if items else None,
                 hub=f"https://huggingface.co/datasets/{hub}" if hub else None,
-                evidence=plain[match.start() : match.start() + 300],
+                evidence=flat[match.start() : match.start() + 300],
             )
         )
-        if len(facts) >= MAX_DATASET_FACTS:
-            break
     return facts

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from evaluator.papers.names import metrics_in
 from evaluator.papers.record import Unit
 
 
@@ -47,21 +48,6 @@ KORMEDMCQA_SUBSETS = {
 }
 _SUBSET_PATTERN = re.compile(r"^(doctor|nurse|pharm|pharmacist|dentist)s?$", re.I)
 
-# canonical metric name -> pattern of how it is written
-METRICS: tuple[tuple[str, str], ...] = (
-    ("auroc", r"AUROC|AUC-ROC|ROC[- ]AUC|area under the (?:receiver operating characteristic|ROC) curve"),
-    ("auprc", r"AUPRC|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curve"),
-    ("auc", r"AUC"),
-    ("accuracy", r"accuracy|acc\.?"),
-    ("f1", r"F1(?:[- ]score)?|macro[- ]F1"),
-    ("sensitivity", r"sensitivity"),
-    ("specificity", r"specificity"),
-    ("precision", r"precision"),
-    ("recall", r"recall"),
-    ("exact match", r"exact[- ]match"),
-)
-METRIC_PATTERN = re.compile(r"(?<![\w-])(" + "|".join(pattern for _, pattern in METRICS) + r")(?![\w-])", re.I)
-_METRIC_EXACT = [(name, re.compile(r"(?:" + pattern + r")", re.I)) for name, pattern in METRICS]
 BOUNDED_METRICS = frozenset(
     {
         "auroc",
@@ -74,6 +60,8 @@ BOUNDED_METRICS = frozenset(
         "precision",
         "recall",
         "exact match",
+        "brier",
+        "reproducibility",
     }
 )
 
@@ -84,18 +72,12 @@ _MARKUP = re.compile(r"[*_`~]{1,3}")
 _PERCENT_HINT = re.compile(r"%|percent", re.I)
 
 
-def find_datasets(text: str) -> list[tuple[int, DatasetName]]:
-    """Every known dataset named in `text`, with its position, in order."""
-    found = [(match.start(), dataset) for dataset in DATASETS for match in dataset.pattern.finditer(text)]
-    return sorted(found, key=lambda item: item[0])
-
-
 def resolve_dataset(name: str | None) -> DatasetName | None:
     """The known dataset a written name refers to (the first named), if any."""
     if not name:
         return None
-    found = find_datasets(name)
-    return found[0][1] if found else None
+    found = [(m.start(), d) for d in DATASETS for m in [d.pattern.search(name)] if m is not None]
+    return min(found, key=lambda item: item[0])[1] if found else None
 
 
 def subset_of(label: str) -> str | None:
@@ -104,17 +86,12 @@ def subset_of(label: str) -> str | None:
     return KORMEDMCQA_SUBSETS[match.group(1).lower()] if match else None
 
 
-def metric_of(text: str) -> str | None:
-    """The canonical metric named in `text` (the first one), if any."""
-    match = METRIC_PATTERN.search(text)
-    return canonical_metric(match.group(1)) if match else None
-
-
 def canonical_metric(written: str) -> str:
-    for name, pattern in _METRIC_EXACT:
-        if pattern.fullmatch(written):
-            return name
-    return written.lower()
+    """The canonical name of a written metric ("AUC-ROC" -> "auroc", "정답률" -> "accuracy"), else it in lower case."""
+    found = metrics_in(written.strip())
+    if len(found) == 1 and found[0][0] == 0 and found[0][1] == len(written.strip()):
+        return found[0][2]
+    return written.strip().lower()
 
 
 def settings_of(text: str) -> str | None:

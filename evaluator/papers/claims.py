@@ -1,0 +1,336 @@
+"""Claims: the numbers a text reports for a model, read from sentences and table cells.
+
+How results are written, each way justified by corpus files (tests/data/reader_corpus):
+- a value after the model and a metric, or a metric right after the value: "GPT-4o achieved the highest
+  accuracy (83.2%)", "achieved 66.18% accuracy" (kmle_three_llms_abstract.md, gpt4_knlekmd_*.md);
+- lists resolved by "respectively": "AUROC, AUPRC, and Brier scores of 0.92, 0.53, and 0.19, respectively"
+  (multimodal_icu_mortality_*.md, kmle_three_llms_abstract.md);
+- "X vs Y" and "from X to Y" pairs (icu_mortality_calibration_drift_abstract.md, hpi_forward_backward_*.md);
+- confidence intervals in parentheses or brackets, never read as values (step_op_ioh_abstract.md,
+  hpi_noninvasive_introduction.md);
+- percentages and fractions, a 0-100 accuracy read as a fraction;
+- table cells by row and column header, the metric and benchmark from the header or the caption.
+Numbers that are not results are left out: sample sizes and counts (a unit word or thousands separators after
+them), years, thresholds and pass marks, bounds ("over 85%", "< 96.4%", "~60%"), gains ("by 19%"), ranges,
+p-values, ranks ("# 12"), and values of people (doctors' 79.9% in snuh_korean_medical_llm_kmle_news_ko.md).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from evaluator.papers.names import benchmarks_in, metrics_in, models_in
+from evaluator.papers.record import ExtractedClaim
+from evaluator.papers.vocabulary import read_value, resolve_dataset, settings_of
+
+MAX_EVIDENCE = 600
+_NUMBER = re.compile(r"(?<![\w.,/#-])(-?(?:\d{1,3}(?:,\d{3})+|\d{1,6})(?:\.\d{1,6})?|-?\.\d{1,6})(?![\d,]\d)( ?%)?")
+_UNIT_AFTER = re.compile(
+    r"^[ -]?(?:mm ?Hg|min|minutes?|mins?|s\b|sec|seconds?|h\b|hours?|hrs?|days?|weeks?|months?|years?|[BMK]\b|"
+    r"billion|million|patients?|participants|subjects|questions|items|cases|admissions|stays|features|"
+    r"measurements|samples|models|LLMs|tokens|languages|tasks|datasets|hospitals|institutions|axes|GB|MB|mg|ml|"
+    r"kg|percentile|x\b|개|건|명|문항|년|월|일|시간|분|초|만|천|세)",
+    re.I,
+)
+_NOT_BEFORE = re.compile(
+    r"(?:\bn ?=|\bN ?=|\bp ?[<=>]|#|\bversion|\bv|\bR2|\bR²|\btop-|\bStep|\b(?:over|more than|less than|at least|"
+    r"at most|above|below|under|by|by over|by up to|exceeding|threshold of|cut-?off of|pass mark of|minimum of|"
+    r"target|goal)|[<>≤≥~]|합격선|과락|기준|목표)[ :(]{0,3}$",
+    re.I,
+)
+_RANGE = re.compile(r"rang(?:ing|ed|e) (?:from )?$|between $", re.I)
+_PEOPLE = re.compile(r"(?:physicians?|doctors?|clinicians?|humans?|experts?|residents|students|의사|전문의)", re.I)
+_CI = re.compile(
+    r"^[ ,;]{0,2}[(\[]? ?(?:(?:95|90|99) ?% ?(?:CI|confidence intervals?)(?: ?\(CI\))?[:,]? ?)?"
+    r"(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?(?:-|–|—|to|,) ?(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?[)\]]"
+)
+_AGGREGATE = re.compile(
+    r"\b(?:LLMs|models|algorithms|methods|systems)\b(?! (?:of|for|in) )|LLM[은는이가]|모델들|언어 ?모델[은는이가]", re.I
+)
+_COMPARED = re.compile(r"\b(?:than|compared (?:with|to)|relative to)\b", re.I)
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
+_VERSUS = re.compile(r"^[ )\],]{0,60}?\b(?:vs\.?|versus)[ (]{1,3}$", re.I)
+_THE_MODEL = re.compile(r"\b(?:the|our|this) (?:[\w-]{1,20} ){0,2}(?:model|system|algorithm|method|index)\b", re.I)
+
+
+@dataclass
+class Context:
+    """What the claim reader knows about the whole document."""
+
+    subjects: list[str]
+    defined: dict[str, str] = field(default_factory=dict)
+    last_model: str | None = None
+    called_model: str | None = None  # the last name written as "<name> model"
+
+
+def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
+    """The claims one sentence states."""
+    models = list(models_in(sentence, context.defined))
+    metrics = metrics_in(sentence)
+    if not metrics:  # no claim without a metric: only the model named is remembered
+        _remember_model(sentence, models, context)
+        return []
+    spans = [(p, sentence.find(n, p) + len(n) if sentence.find(n, p) == p else p + 1) for p, n in models]
+    numbers = [n for n in _result_numbers(sentence) if not any(s <= n[0] < e for s, e in spans)]
+    if not numbers:
+        claims = _unvalued(sentence, models, context)
+        _remember_model(sentence, models, context)
+        return claims
+    aligned = _respectively(sentence, numbers, metrics, models)
+    claims = []
+    for index, (start, end, raw, ci) in enumerate(numbers):
+        metric, model = aligned.get(index, (None, None))
+        metric = metric or _metric_for(sentence, start, end, metrics)
+        if metric is None:
+            continue
+        named_here = model is not None or any(p < start for p, _ in models)
+        if not named_here and _AGGREGATE.search(sentence[max(0, start - 80) : start]):
+            continue  # "Machine learning algorithms showed ...", "LLM은 평균 64%": over many models, not one
+        model = model or _model_for(sentence, numbers, index, models, context)
+        claim = _claim(sentence, raw, metric, model, start, ci)
+        if re.search(r"\bfrom $", sentence[max(0, start - 6) : start]) or (
+            index and re.search(r"\bfrom [\d.]{1,10} ?%? to $", sentence[max(0, start - 24) : start])
+        ):
+            claim = claim.model_copy(update={"notes": [*claim.notes, "one end of a change ('from ... to ...')"]})
+        claims.append(claim)
+    _remember_model(sentence, models, context)
+    return claims
+
+
+_RESULT_WORDS = re.compile(
+    r"\b(?:achiev|outperform|surpass|exceed|improv|scor|reach)\w{0,6}|state[- ]of[- ]the[- ]art", re.I
+)
+
+
+def _unvalued(sentence: str, models: list[tuple[int, str]], context: Context) -> list[ExtractedClaim]:
+    """A result stated without a number ("achieves state-of-the-art accuracy on ClinicalQA"): one claim per
+    benchmark, its value null, so a reviewer sees it and nothing is invented."""
+    if not _RESULT_WORDS.search(sentence) or not metrics_in(sentence):
+        return []
+    stated = any(ch.isdigit() for ch in sentence)
+    claims = []
+    for position, name in benchmarks_in(sentence):
+        before = [n for p, n in models if p < position]
+        model = before[-1] if before else _subject_of(sentence, context)
+        if model is None:
+            continue
+        claims.append(
+            ExtractedClaim(
+                model=model,
+                dataset=canonical_dataset(name),
+                metric=_metric_for(sentence, position, position, metrics_in(sentence)),
+                setting=settings_of(sentence),
+                evidence=_clip(sentence, position),
+                notes=["no number read as this result's value" if stated else "no number stated"],
+            )
+        )
+    return claims
+
+
+def _result_numbers(sentence: str) -> list[tuple[int, int, str, tuple[float, float] | None]]:
+    found: list[tuple[int, int, str, tuple[float, float] | None]] = []
+    skip_until = -1
+    for match in _NUMBER.finditer(sentence):
+        start, end = match.span()
+        if start < skip_until:
+            continue
+        ci = _CI.match(sentence[end : end + 80])
+        if ci:
+            skip_until = end + ci.end()
+        if _not_a_result(sentence, match):
+            continue
+        bounds = (float(ci.group(1)), float(ci.group(2))) if ci else None
+        found.append((start, end, match.group(0).strip(), bounds))
+    return found
+
+
+def _not_a_result(sentence: str, match: re.Match[str]) -> bool:
+    written, start, end = match.group(1), match.start(), match.end()
+    before, after = sentence[max(0, start - 30) : start], sentence[end : end + 30]
+    if "," in written or _UNIT_AFTER.match(after) or _NOT_BEFORE.search(before) or _RANGE.search(before):
+        return True
+    if re.match(r"^ ?(?:-|–)\d", after):  # a range "0.84-0.92"
+        return True
+    if re.match(r"^[ %]{0,2}(?:CI|confidence)", after):  # the level of a confidence interval
+        return True
+    if re.match(r"^[:\-/]\d", after) or re.search(r"\d[:\-/]$", before):  # a time or a date: 18:17:01, 2025-03-21
+        return True
+    if written.isdigit() and (1900 <= int(written) <= 2100 or (match.group(2) is None and int(written) > 100)):
+        return True
+    return bool(_PEOPLE.search(before[-16:]) or _PEOPLE.search(re.split(r"[,;.]", after)[0][:25]))
+
+
+def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, int, str]]) -> str | None:
+    """The metric named nearest before the value in its clause, else right after it ("66.18% accuracy")."""
+    before = [m for m in metrics if m[1] <= start and not re.search(r"[;]", sentence[m[1] : start])]
+    after = [m for m in metrics if m[0] >= end and m[0] - end <= 12]
+    if after and (not before or re.match(r"^ ?%? ?\(?$", sentence[end : after[0][0]])):
+        return after[0][2]
+    if before:
+        return before[-1][2]
+    return None
+
+
+def _model_for(
+    sentence: str,
+    numbers: list[tuple[int, int, str, tuple[float, float] | None]],
+    index: int,
+    models: list[tuple[int, str]],
+    context: Context,
+) -> str | None:
+    start = numbers[index][0]
+    previous = numbers[index - 1] if index else None
+    if previous and _VERSUS.match(sentence[previous[1] : start]) and models:
+        # "A outperformed B (AUROC 0.817 vs. 0.795)": the second value is B's, the first the sentence subject's
+        named = [n for p, n in models if p < previous[0]]
+        return named[-1] if named else None
+    nxt = numbers[index + 1] if index + 1 < len(numbers) else None
+    if nxt and _VERSUS.match(sentence[numbers[index][1] : nxt[0]]) and len(models) >= 1:
+        named = [n for p, n in models if p < start]
+        if len(named) >= 2:
+            return named[-2]
+        return _subject_of(sentence, context) if named else None
+    prior = [(p, n) for p, n in models if p < start]
+    comparison = _COMPARED.search(sentence, prior[0][0], start) if prior else None
+    adjacent = bool(prior) and bool(
+        re.match(
+            r"^[\w.+-]*(?: (?:algorithms?|models?|methods?))? ?\($", sentence[prior[-1][0] : start].split(" ", 1)[-1]
+        )
+        or re.match(r"^\S+ \($|^\S+(?: \S+){0,3} (?:algorithms?|models?) \($", sentence[prior[-1][0] : start])
+    )
+    listed = len(prior) >= 2 and bool(re.search(r"(?:,| and| or) (?:the )?$", sentence[: prior[-1][0]]))
+    if comparison is not None and prior[0][0] < comparison.start() and (listed or not adjacent):
+        # "STEP-OP ... had greater AUPRC values than those of the RNN and CNN algorithms (0.716 ...)": the value
+        # is the subject's, not the compared models'; but "than that of the logistic regression algorithm
+        # (0.673 ...)" gives the one compared model's own value (step_op_ioh_abstract.md)
+        prior = [(p, n) for p, n in prior if p < comparison.start()]
+    if prior:
+        return prior[-1][1]
+    after = [n for p, n in models if p > start]
+    return _subject_of(sentence, context) or (after[0] if len(after) == 1 else None)
+
+
+def _subject_of(sentence: str, context: Context) -> str | None:
+    """ "The model" is the document's one subject; with none, an unnamed model (not guessed: the scalogram
+    preprint's "the model" is neither of the two networks it is built from). A sentence naming no model
+    continues the one named last (gpt4_korean_medicine_exam_chosun_ko.md)."""
+    if _THE_MODEL.search(sentence):
+        return context.subjects[0] if len(context.subjects) == 1 else context.called_model
+    return context.last_model or (context.subjects[0] if len(context.subjects) == 1 else None)
+
+
+def _respectively(
+    sentence: str,
+    numbers: list[tuple[int, int, str, tuple[float, float] | None]],
+    metrics: list[tuple[int, int, str]],
+    models: list[tuple[int, str]],
+) -> dict[int, tuple[str | None, str | None]]:
+    """ "M1, M2 and M3 of v1, v2 and v3, respectively": each value gets its metric (or model) by position."""
+    word = _RESPECTIVELY.search(sentence)
+    listed = [i for i, n in enumerate(numbers) if word and n[0] < word.start()]
+    if word is None:
+        listed = _paired_list(sentence, numbers, metrics)
+    if len(listed) < 2:
+        return {}
+    first = numbers[listed[0]][0]
+    listed_metrics = _distinct([m[2] for m in metrics if m[1] <= first])
+    if word is None:
+        listed_metrics = listed_metrics[-2:]
+    if len(listed_metrics) > 1:
+        listed_metrics = [m for m in listed_metrics if m != "score"]
+    listed_models = _distinct([n for p, n in models if p < first])
+    group = len(listed) // len(listed_metrics) if listed_metrics and len(listed) % len(listed_metrics) == 0 else 0
+    out: dict[int, tuple[str | None, str | None]] = {}
+    for k, index in enumerate(listed):
+        metric = listed_metrics[k // group] if len(listed_metrics) >= 2 and group else None
+        model = listed_models[k] if len(listed_models) == len(listed) else None
+        out[index] = (metric, model)
+    return out
+
+
+def _paired_list(
+    sentence: str, numbers: list[tuple[int, int, str, tuple[float, float] | None]], metrics: list[tuple[int, int, str]]
+) -> list[int]:
+    """ "AUROC and AUPRC of 0.935 [...] and 0.882 [...]": two metrics joined right before as many values, without
+    "respectively" (ioh_abp_eeg_ecg_plos_abstract.md). The indices of those values, or none."""
+    for index, (start, _, _, _) in enumerate(numbers[:-1]):
+        before = [m for m in metrics if m[1] <= start]
+        if len(before) < 2 or start - before[-1][1] > 12 or before[-2][2] == before[-1][2]:
+            continue
+        if re.fullmatch(r",? (?:and |or )?", sentence[before[-2][1] : before[-1][0]]):
+            return [index, index + 1]
+    return []
+
+
+def _distinct(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def _remember_model(sentence: str, models: list[tuple[int, str]], context: Context) -> None:
+    if models:
+        context.last_model = models[0][1]
+    for position, name in models:
+        if re.match(r"^[\w.+ -]{0,60}? model\b", sentence[position : position + len(name) + 8]):
+            context.called_model = name
+
+
+def _claim(
+    evidence: str, raw: str, metric: str, model: str | None, start: int, ci: tuple[float, float] | None
+) -> ExtractedClaim:
+    if metric == "score" and re.search(
+        r"\baverage (?:score )?of $|\bmean (?:score )?of $", evidence[max(0, start - 20) : start]
+    ):
+        metric = "average score"  # "scoring an average of 96.4" (kmed_ai_snuh_naver_news.md)
+    reading = read_value(raw, metric=metric, score=metric.endswith("score") and "%" not in raw)
+    value = reading.value if reading else None
+    ci_read = None
+    if ci is not None and reading is not None and reading.value is not None:
+        scale = 100.0 if ci[1] > 1 and reading.value <= 1 else 1.0
+        ci_read = [ci[0] / scale, ci[1] / scale]
+    found = benchmarks_in(evidence)
+    dataset = _nearest(found, start)
+    variant = _year_before(evidence, found, dataset)
+    dataset = canonical_dataset(dataset)
+    notes = [reading.note] if reading and reading.note else []
+    return ExtractedClaim(
+        model=model,
+        dataset=dataset,
+        task_variant=variant,
+        metric=metric,
+        value=value,
+        raw_value=raw,
+        unit=reading.unit if reading else None,
+        setting=settings_of(evidence),
+        ci=ci_read,
+        evidence=_clip(evidence, start),
+        notes=notes,
+    )
+
+
+def canonical_dataset(name: str | None) -> str | None:
+    """A dataset name as the mapping step knows it ("Korean Medical Licensing Examination" is the KMLE)."""
+    known = resolve_dataset(name)
+    return known.display if known else name
+
+
+def _year_before(text: str, found: list[tuple[int, str]], dataset: str | None) -> str | None:
+    """The exam year written just before the benchmark ("the 2025 KMLE": kmed_ai_snuh_naver_news.md)."""
+    for position, name in found:
+        year = re.search(r"\b((?:19|20)\d\d) (?:the )?$", text[max(0, position - 10) : position])
+        if name == dataset and year:
+            return year.group(1)
+    return None
+
+
+def _nearest(found: list[tuple[int, str]], start: int) -> str | None:
+    after = [name for position, name in found if position >= start]
+    before = [name for position, name in found if position < start]
+    return after[0] if after else (before[-1] if before else None)
+
+
+def _clip(sentence: str, start: int) -> str:
+    if len(sentence) <= MAX_EVIDENCE:
+        return sentence
+    left = max(0, start - MAX_EVIDENCE // 2)
+    return sentence[left : left + MAX_EVIDENCE]

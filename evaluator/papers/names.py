@@ -1,0 +1,247 @@
+"""Names in a text: models (found by their shape, without a list of known models), benchmarks (from the catalog
+and a short list of well-known ones) and metrics.
+
+A model name is recognised by how model names are written:
+- a repo id `org/name` (BioMistral/BioMistral-7B-DARE in biomistral_paperswithcode_results.md);
+- a word with a digit: a version or size glued to it (GPT-4o, Qwen3-8B, LLaMA-2, Phi-2, o1-mini);
+- a capitalised word followed by a version, a size or a tier word (Claude 3.5 Sonnet, Gemini 1.5 Pro,
+  Med-PaLM 2, Mistral 7B, Mixtral 8x7B: kmle_three_llms_abstract.md, medqa_usa_taiwan_rag_readme.md);
+- a word with inner capitals or a capitalised hyphenated word (BioMistral, OpenBioLLM, XGBoost, Med-PaLM,
+  STEP-OP: step_op_ioh_abstract.md);
+- a capitalised word of a known model family (GPT, Claude, Gemini, Mistral, ...) only as a hint that a bare
+  word such as "Mistral" or "Gemini" is a model (openbiollm_70b_card_intro.md);
+- the learning methods clinical prediction papers compare (logistic regression, random forest, gradient
+  boosting, CNN, RNN: icu_mortality_*.md, step_op_ioh_abstract.md).
+Benchmark, metric and unit words, and identifiers such as MIMIC-IV or COVID-19, are never models.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache, lru_cache
+from pathlib import Path
+
+SPECS = Path(__file__).resolve().parent.parent / "specs" / "catalog"
+
+# well-known benchmarks and datasets results are reported on (the catalog adds its names and aliases)
+KNOWN_BENCHMARKS = (
+    "ClinicalQA",
+    "KorMedMCQA",
+    "KMLE",
+    "Korean Medical Licensing Examination",
+    "K-NLEKMD",
+    "KPLE",
+    "MedQA",
+    "MedQA-USMLE",
+    "USMLE",
+    "MedMCQA",
+    "PubMedQA",
+    "MMLU",
+    "MMLU-Med",
+    "MMLU-Pro",
+    "MedBench",
+    "MedExQA",
+    "MedARC-QA",
+    "MedConceptsQA",
+    "Medbullets",
+    "MedXpertQA",
+    "SuperGPQA",
+    "SuperGPQA-Med",
+    "MultiMedQA",
+    "HealthBench",
+    "NEET PG",
+    "AIIMS",
+    "MIMIC-III",
+    "MIMIC-IV",
+    "MIMIC-CXR",
+    "MIMIC",
+    "eICU",
+    "eICU-CRD",
+    "HiRID",
+    "VitalDB",
+    "CheXpert",
+    "VQA-RAD",
+    "SLAKE",
+    "PathVQA",
+    "PMC-VQA",
+    "OmniMedVQA",
+    "MMMU-Med",
+    "IU-Xray",
+    "BioASQ",
+    "HeadQA",
+)
+METRIC_WORDS = (
+    ("auroc", r"AUROC|AUC-ROC|ROC[- ]AUC|area under the (?:receiver[- ]operating[- ]characteristics?|ROC) curves?"),
+    ("auprc", r"AUPRC|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curves?"),
+    ("auc", r"AUC|area under the curve"),
+    ("accuracy", r"accuracy|acc\.?|정답률|정확도"),
+    ("f1", r"F1(?:[- ]score)?|macro[- ]F1"),
+    ("sensitivity", r"sensitivity|민감도"),
+    ("specificity", r"specificity|특이도"),
+    ("precision", r"precision|PPV"),
+    ("recall", r"recall"),
+    ("brier", r"Brier(?: score)?"),
+    ("calibration slope", r"calibration slope|slope"),
+    ("calibration intercept", r"intercept"),
+    ("exact match", r"exact[- ]match"),
+    ("reproducibility", r"reproducibility"),
+    ("score", r"score[sd]?|scoring|점수"),
+)
+_METRIC = re.compile(
+    # a Korean particle may follow ("정답률은", "정답률로": gpt4_korean_medicine_exam_news_ko.md)
+    r"(?<![\w-])(?:" + "|".join(f"(?P<m{i}>{p})" for i, (_, p) in enumerate(METRIC_WORDS)) + r")(?![A-Za-z0-9_-])",
+    re.I,
+)
+_FAMILIES = re.compile(
+    r"^(?:GPT|ChatGPT|Claude|Gemini|Gemma|MedGemma|Llama|LLaMA|Mistral|Mixtral|Qwen|Phi|PaLM|Med-PaLM|Flan-PaLM|"
+    r"Meditron|BioMistral|Yi|SOLAR|InternLM|InternVL|EXAONE|DeepSeek|Falcon|Vicuna|Alpaca|MedAlpaca|ChatDoctor|"
+    r"OLMo|Grok|Copilot|HyperCLOVA|Kanana|Bard|LLaVA|BioGPT|PubMedBERT|BERT|BioBERT|XGBoost|LightGBM|CatBoost)$",
+    re.I,
+)
+_METHODS = re.compile(
+    r"(?<![\w-])(extreme gradient boosting|gradient boosting|logistic regression|random forest|support vector "
+    r"machine|convolutional neural network|recurrent neural network|long short-term memory|CNN|RNN|LSTM|GRU|"
+    r"1D-CNN(?: ?\+ ?LSTM)?)(?![\w-])",
+    re.I,
+)
+_DEFINED = re.compile(
+    r"([A-Z][a-z]{1,20}(?: (?:[A-Z][a-z]{1,20}|and|of|for)){1,6}) \(([A-Z]{2,8})\)"
+    r"|\(([A-Z][a-z]{1,20}(?: [A-Z][a-z]{1,20}){1,5}), ([A-Z]{2,8})\)"
+)
+_GENERIC = re.compile(r"\b(?:Language|Learning|Intelligence|Unit|Database|Curve|Examination|Test|Trial|Care)\b")
+_MODEL_WORD = re.compile(r"\b(?:algorithm|model|index|score|classifier)\b", re.I)
+_MODEL_AFTER = re.compile(
+    r"^,? (?:(?:is|was) (?:an?|the) )?(?:[\w-]{1,20} ){0,3}(?:algorithms?|models?|index|scores?|classifier)\b", re.I
+)
+_MODEL_LAST = re.compile(r"\b(?:Index|Score|Model|Algorithm|Network|Classifier)$")
+_METHOD_NAMES = {"convolutional neural network": "CNN", "recurrent neural network": "RNN"}
+_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+){0,5}"
+_VERSION = (
+    r"(?:v?\d{1,3}(?:\.\d{1,2})?[A-Za-z]{0,2}|\d{1,3}x\d{1,3}[BbMm]|[Pp]ro|[Ff]lash|[Uu]ltra|[Ss]onnet|[Oo]pus|"
+    r"[Hh]aiku|[Tt]urbo|[Mm]ini|[Ii]nstruct|[Cc]hat|[Bb]ase|[Ll]arge)"
+)
+_CANDIDATE = re.compile(
+    r"(?<![\w./@-])("
+    r"[A-Za-z0-9][\w.-]{0,60}/[A-Za-z0-9][\w.-]{0,80}"  # org/name
+    r"|" + _TOKEN + r"(?: " + _VERSION + r"){1,3}(?![\w-]|\.\w)"  # word + versions/sizes/tiers
+    r"|" + _TOKEN + r")"
+)
+_NOT_MODELS = re.compile(
+    r"^(?:COVID-19|SARS-CoV-2|H\d|Top-\d|Step\d|Table|Figure|Fig|Phase|Type|Version|Section|Appendix|Part|"
+    r"Apache-[\d.]+|CC-BY[\w.-]*|GPL-[\d.]+|GitHub|HuggingFace|OpenAI|DeepMind|PubMed|PyTorch|TensorFlow|LaTeX|"
+    r"JavaScript|YouTube|LinkedIn|BenchToward|CoT|Q\d|T\d|ICD-\d{1,2}|HbA1c|CI|IQR|SD|HR|OR|RR|ROC|AI|ML|LLM|LLMs|API|GPU|CPU|RAM|SQL|URL|PDF|CSV|"
+    r"USA|US|UK|EU|Korea|Korean|English|Chinese|Research|Square|Journal|Abstract|Background|Methods?|Results?|"
+    r"Conclusions?|Objective|RESULTS|METHODS|BACKGROUND|CONCLUSIONS|OBJECTIVE|arXiv|DOI|PMC|PMID|NCT\d+)$",
+    re.I,
+)
+
+
+@cache
+def benchmark_pattern() -> re.Pattern[str]:
+    """Benchmark names: the catalog's names and short aliases and the well-known ones, longest first."""
+    names = set(KNOWN_BENCHMARKS)
+    for path in sorted(SPECS.glob("*.json")):
+        try:
+            page = json.loads(path.read_text(encoding="utf-8")).get("page", {})
+        except (OSError, ValueError):
+            continue
+        names.update(n for n in [page.get("name"), *page.get("aliases", [])] if isinstance(n, str) and len(n) <= 40)
+    alternatives = "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+    return re.compile(r"(?<![\w-])(" + alternatives + r")(?![\w-]*\w)", re.I)
+
+
+def benchmarks_in(text: str) -> list[tuple[int, str]]:
+    return [(m.start(), m.group(1)) for m in benchmark_pattern().finditer(text)]
+
+
+def benchmark_of(text: str) -> str | None:
+    found = benchmarks_in(text)
+    return found[0][1] if found else None
+
+
+def metrics_in(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, canonical name) of every metric word in `text`."""
+    found: list[tuple[int, int, str]] = []
+    for match in _METRIC.finditer(text):
+        name = next(METRIC_WORDS[int(k[1:])][0] for k, v in match.groupdict().items() if v)
+        if name == "score" and found and match.start() - found[-1][1] <= 3:
+            continue  # "(AUPRC) scores", "Brier score": the score of the metric just named
+        found.append((match.start(), match.end(), name))
+    return found
+
+
+def metric_of(text: str) -> str | None:
+    found = metrics_in(text)
+    return found[0][2] if found else None
+
+
+def defined_names(text: str) -> dict[str, str]:
+    """Models a text names in full and by an acronym: "Hypotension Prediction Index (HPI) is an algorithm",
+    "an algorithm (Hypotension Prediction Index, HPI)" (hpi_*.md), "... Evaluation (APACHE) scores"
+    (icu_mortality_calibration_drift_abstract.md). Maps the acronym and the full name to the full name."""
+    found: dict[str, str] = {}
+    for match in _DEFINED.finditer(text):
+        full, acronym = match.group(1) or match.group(3), match.group(2) or match.group(4)
+        before, after = text[max(0, match.start() - 25) : match.start()], text[match.end() : match.end() + 40]
+        named_so = _MODEL_AFTER.match(after) or _MODEL_WORD.search(before) or _MODEL_LAST.search(full)
+        if acronym[0] == full[0] and named_so and not _GENERIC.search(full):
+            found[acronym] = found[full] = f"{full} ({acronym})"
+    return found
+
+
+def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[int, str]]:
+    """(position, name) of every model-like name in a sentence, in order; `defined` names (see
+    `defined_names`) are given by their full name. Linear: a name's characters are marked once."""
+    covered = bytearray(len(text) + 1)
+    found: list[tuple[int, str]] = []
+
+    def take(match: re.Match[str], name: str) -> None:
+        if not covered[match.start()]:
+            covered[match.start() : match.end()] = b"\x01" * (match.end() - match.start())
+            found.append((match.start(), name))
+
+    for written, full in (defined or {}).items():
+        for match in re.finditer(r"(?<![\w-])" + re.escape(written) + r"(?![\w-])", text):
+            take(match, full)
+    for match in _METHODS.finditer(text):
+        take(match, _METHOD_NAMES.get(match.group(1).lower(), match.group(1)))
+    for match in _CANDIDATE.finditer(text):
+        # "three LLMs-GPT-4o, Claude 3.5 Sonnet" (kmle_three_llms_abstract.md): the name after the dash
+        name = re.sub(r"^(?:LLMs?|models?)-", "", match.group(1).rstrip(".-+"), flags=re.I)
+        if not covered[match.start()] and is_model_name(name):
+            take(match, name)
+    return sorted(found)
+
+
+@lru_cache(maxsize=4096)
+def is_model_name(name: str) -> bool:
+    """Whether a written name has the shape of a model name (see the module docstring)."""
+    name = name.strip()
+    first = name.split(" ", 1)[0]
+    if not name or len(name) > 120 or _NOT_MODELS.match(first) or _is_benchmark_or_metric(name):
+        return False
+    if "/" in name:
+        org, _, rest = name.partition("/")
+        return bool(re.search(r"[A-Za-z]", org)) and not org.isdigit() and not rest.isdigit() and "." not in org[:1]
+    if " " in name:  # a model word followed by versions, sizes or tiers ("Claude 3.5 Sonnet")
+        return is_model_name(first)
+    has_digit = any(ch.isdigit() for ch in name)
+    inner_capital = bool(re.search(r"[a-z][A-Z]|[A-Z]{2}[a-z]", name)) and "-" not in name
+    # "Med-PaLM", "STEP-OP", not "Multi-Choice" (kormedmcqa_arxiv_2403.01469v3_abstract.md) nor
+    # "QA-Finetuned" (snuh_hari-q3-8b_modelcard_excerpt.md)
+    hyphen_caps = (
+        bool(re.match(r"^[A-Z][\w]*-[A-Z]", name))
+        and bool(re.search(r"[A-Z]{2}|[a-z][A-Z]", name))
+        and not re.search(r"-(?:Finetuned|Fine-tuned|Tuned|Based|Specific|Level|Style|Aware|Only|Free)$", name, re.I)
+    )
+    if has_digit:
+        return bool(re.match(r"^[A-Za-z]", name)) and bool(re.search(r"[A-Za-z]{2}|^[a-z]\d", name))
+    return inner_capital or hyphen_caps or bool(_FAMILIES.match(name))
+
+
+def _is_benchmark_or_metric(name: str) -> bool:
+    head = name.split("-", 1)[0]
+    found = benchmark_pattern().fullmatch(name) or _METRIC.fullmatch(name) or _METRIC.fullmatch(name[:-1])
+    variant = "-" in name and benchmark_pattern().fullmatch(head) is not None  # "MedQA-U...", a benchmark variant
+    return found is not None or variant or bool(re.fullmatch(r"(?:MIMIC|eICU|HiRID)[\w-]*|[A-Z]{1,2}\d{0,2}|\d+", name))

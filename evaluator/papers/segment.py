@@ -1,0 +1,142 @@
+"""Segmentation: a text as sentences and tables, the two places results are written.
+
+Tables come as Markdown pipe tables (model cards, READMEs: medqa_usa_taiwan_rag_readme.md), HTML tables inside
+Markdown (Hugging Face cards: lingshu_modelcard_textual_qa_html_table.md) and fenced CSV blocks; HTML and CSV are
+turned into the same cells. Each table keeps the caption written above it (a heading "USA MedQA Models Accuracy
+(%)", a bold "Table: MCQ accuracy (%) ..." line) because the metric and benchmark of its cells are often only
+there. Everything else is cut into sentences, in English and in Korean (a Korean sentence ends in "다." before a
+space: gpt4_korean_medicine_exam_news_ko.md). Every pattern is bounded, so the work stays linear in the text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from evaluator.papers.text import csv_to_markdown, html_text
+
+MAX_LINE = 4000
+MAX_COLUMNS = 64
+MAX_ROWS = 500
+MAX_SENTENCE = 1500
+
+_HTML_TABLE = re.compile(r"<table\b.{0,200000}?</table>", re.I | re.S)
+_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)[ \t]{0,4}([\w+-]{0,20})")
+_LINK = re.compile(r"!?\[([^\]\n]{0,300})\]\((https?://[^)\s]{1,300}|[^)\s]{0,300})\)")
+_MARKUP = re.compile(r"<[^<>\n]{1,300}>|\*{1,3}|`{1,3}|(?<![A-Za-z0-9])_{1,3}|_{1,3}(?![A-Za-z0-9])")
+# a sentence ends at . ! ? (or 。) followed by space and something that can open a sentence; "e.g." and
+# "vs." and decimals do not end one
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bvs)(?<!\bi\.e)(?<!\b[A-Z])(?<!\bal)([.!?。])\s+(?=[^a-z\s])")
+_PARAGRAPH = re.compile(
+    r"\n[ \t]*\n|\n(?=[ \t]{0,8}(?:[-*+\u2022\u25b2]|\d{1,2}[.)]|#{1,6}) )|\n(?=[A-Z][A-Za-z ]{2,30}:)"
+)
+_CAPTION_START = re.compile(r"^(?:\*{0,2}|_)?(?:table|caption|표)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table: header cells, rows of cells (markup and links removed), the raw row lines, its caption."""
+
+    header: list[str]
+    rows: list[list[str]]
+    lines: list[str]
+    caption: str
+
+
+@dataclass(frozen=True)
+class Segments:
+    tables: list[Table]
+    sentences: list[str]
+
+
+def plain(text: str) -> str:
+    """Text without Markdown links (their label kept), HTML tags and emphasis marks, whitespace collapsed."""
+    return " ".join(_MARKUP.sub("", _LINK.sub(r"\1", text)).split())
+
+
+def segment(text: str) -> Segments:
+    """The tables and the sentences of a text."""
+    lines = _lines(_HTML_TABLE.sub(lambda m: "\n" + html_text(m.group(0)) + "\n", text))
+    tables: list[Table] = []
+    prose: list[str] = []
+    index = 0
+    while index < len(lines):
+        if not _is_table_line(lines[index]):
+            prose.append(lines[index])
+            index += 1
+            continue
+        start = index
+        while index < len(lines) and _is_table_line(lines[index]):
+            index += 1
+        block = [line for line in lines[start:index] if not _is_separator(line)][: MAX_ROWS + 1]
+        if len(block) >= 2:
+            tables.append(_table(block, _caption(lines, start, index)))
+        prose.append("")
+    return Segments(tables, sentences("\n".join(prose)))
+
+
+def sentences(text: str) -> list[str]:
+    found: list[str] = []
+    for paragraph in _PARAGRAPH.split(text):
+        flat = plain(paragraph)
+        if not flat:
+            continue
+        pieces = _SENTENCE_END.split(flat)
+        for i in range(0, len(pieces), 2):
+            sentence = pieces[i] + (pieces[i + 1] if i + 1 < len(pieces) else "")
+            found.extend(sentence[o : o + MAX_SENTENCE] for o in range(0, len(sentence), MAX_SENTENCE))
+    return [s.strip() for s in found if s.strip()]
+
+
+def _lines(text: str) -> list[str]:
+    """Lines, with fenced CSV blocks turned into Markdown tables and other fenced code left out."""
+    out: list[str] = []
+    fence: str | None = None
+    block: list[str] = []
+    for line in text.splitlines():
+        match = _FENCE.match(line)
+        if fence is None and match:
+            fence, block = match.group(2).lower() or "code", []
+        elif fence is not None and match:
+            out.extend(csv_to_markdown("\n".join(block)).splitlines() if fence == "csv" else [])
+            out.append("")
+            fence = None
+        elif fence is not None:
+            block.append(line)
+        else:
+            out.append(line)
+    return out
+
+
+def _is_table_line(line: str) -> bool:
+    stripped = line.strip()
+    return len(stripped) <= MAX_LINE and stripped.startswith("|") and stripped.count("|") >= 2
+
+
+def _is_separator(line: str) -> bool:
+    stripped = line.strip()
+    return "-" in stripped and not stripped.strip("|:- \t")
+
+
+def _cells(line: str) -> list[str]:
+    stripped = line.strip()[1:]
+    stripped = stripped[:-1] if stripped.endswith("|") else stripped
+    return [plain(cell) for cell in stripped.split("|", MAX_COLUMNS)[:MAX_COLUMNS]]
+
+
+def _table(block: list[str], caption: str) -> Table:
+    return Table(_cells(block[0]), [_cells(line) for line in block[1:]], [line.strip() for line in block], caption)
+
+
+def _caption(lines: list[str], start: int, end: int) -> str:
+    """Up to four non-empty lines above the table (stopping after a heading) and a "Table ..." line below."""
+    found: list[str] = []
+    for line in reversed(lines[max(0, start - 10) : start]):
+        stripped = line.strip()
+        if not stripped or _is_table_line(stripped):
+            continue
+        found.insert(0, stripped[:MAX_LINE])
+        if stripped.startswith("#") or len(found) == 4:
+            break
+    found += [line.strip()[:MAX_LINE] for line in lines[end : end + 2] if _CAPTION_START.match(line.strip())]
+    return plain(" ".join(found))
