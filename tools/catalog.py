@@ -65,7 +65,7 @@ class ListBenchmarksQuery(Shape):
         default=None,
         max_length=40,
         pattern=r"^[a-z0-9_-]+$",
-        description="Only entries with this disposition status, e.g. runs_here or unassessed.",
+        description="Only entries with this disposition status, e.g. runs_here, not_run_here or unassessed.",
     )
     runs_here: bool | None = Field(
         default=None, description="true: only benchmarks a BenchToward task runs; false: only those none runs."
