@@ -66,6 +66,8 @@ async def test_the_list_page_shows_every_entry_and_a_search_form(client: httpx.A
         assert f'href="/benchmarks/{id}"' in page.text
     assert "name shared with another benchmark" in page.text
     assert 'href="/tasks/clinicalqa?version=0"' in page.text
+    assert "runs here (published):" in page.text and "not run here (unassessed)" in page.text  # MedBench
+    assert "(not_run_here)" not in page.text and "(not run here)" not in page.text  # said once, in words
 
 
 async def test_the_list_page_searches_and_filters_like_the_api(client: httpx.AsyncClient) -> None:
