@@ -7,6 +7,7 @@ SQLite's JSON functions, for the tag and language filters. A revision is added o
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -165,6 +166,19 @@ def find_entries(store: Store, names: Sequence[str]) -> dict[str, tuple[str, str
         )
         if row is not None:
             found[name] = (row["id"], row["name"])
+    return found
+
+
+def entry_names(store: Store) -> list[tuple[str, str, list[str]]]:
+    """(id, name, aliases) of the newest revision of every entry, by id."""
+    rows = store.read(
+        "SELECT e.id, e.name, json_extract(r.entry_json, '$.page.aliases') AS aliases FROM catalog_entries e "
+        "JOIN catalog_revisions r ON r.id = e.id AND r.revision = e.revision ORDER BY e.id"
+    )
+    found = []
+    for row in rows:
+        aliases = json.loads(row["aliases"]) if row["aliases"] else []
+        found.append((row["id"], row["name"], [a for a in aliases if isinstance(a, str)]))
     return found
 
 

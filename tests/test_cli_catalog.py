@@ -9,8 +9,14 @@ import sys
 from pathlib import Path
 
 from tests.catalog_factory import SEED_FILE, entry_with, seed_entry, write_entry
+from tools.catalog_files import SHIPPED_DIR
 
 BENCHTOWARD = [sys.executable, "-m", "server.cli"]
+
+
+def shipped_ids() -> list[str]:
+    """The shipped entries in load order (file-name order), MedBench first."""
+    return [json.loads(path.read_text(encoding="utf-8"))["page"]["id"] for path in sorted(SHIPPED_DIR.glob("*.json"))]
 
 
 def benchtoward(*arguments: str) -> subprocess.CompletedProcess[str]:
@@ -37,11 +43,7 @@ def test_import_is_idempotent_a_change_is_a_revision_and_export_round_trips(tmp_
 
     exported = benchtoward("catalog", "export", "--out", str(tmp_path / "out"), "--db", db)
     assert exported.returncode == 0, exported.stderr
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
-        "clinicalqa.json",
-        "medbench.json",
-        "vitaldb-ioh.json",
-    ]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(f"{id}.json" for id in shipped_ids())
     assert json.loads((tmp_path / "out" / "medbench.json").read_text(encoding="utf-8")) == changed
     old = benchtoward("catalog", "export", "--id", "medbench", "--revision", "1", "--db", db)
     assert old.stdout.rstrip("\n").encode() == SEED_FILE.read_bytes()
@@ -58,7 +60,7 @@ def test_export_to_a_file_writes_every_entry_as_an_array(tmp_path: Path) -> None
     done = benchtoward("catalog", "export", "--out", str(tmp_path / "catalog.json"), "--db", db)
     assert done.returncode == 0, done.stderr
     entries = json.loads((tmp_path / "catalog.json").read_text(encoding="utf-8"))
-    assert [entry["page"]["id"] for entry in entries] == ["medbench", "clinicalqa", "vitaldb-ioh"]
+    assert [entry["page"]["id"] for entry in entries] == shipped_ids()
     assert entries[0] == seed_entry()
 
 
@@ -73,7 +75,7 @@ def test_a_bad_entry_exits_2_with_a_json_error_and_stores_nothing(tmp_path: Path
     error = json.loads(done.stderr.strip().splitlines()[-1])
     assert error["error"] == "bad_request"
     assert "b-bad.json: page.measures is 5,242,880 characters long" in error["message"]
-    assert [id for id, _ in revision_rows(db)] == ["medbench", "clinicalqa", "vitaldb-ioh"]  # the shipped ones only
+    assert [id for id, _ in revision_rows(db)] == shipped_ids()  # the shipped ones only
 
 
 def test_exporting_an_unknown_entry_exits_2_with_benchmark_not_found(tmp_path: Path) -> None:

@@ -66,6 +66,8 @@ async def test_the_list_page_shows_every_entry_and_a_search_form(client: httpx.A
         assert f'href="/benchmarks/{id}"' in page.text
     assert "name shared with another benchmark" in page.text
     assert 'href="/tasks/clinicalqa?version=0"' in page.text
+    assert "runs here (published):" in page.text and "not run here (unassessed)" in page.text  # MedBench
+    assert "(not_run_here)" not in page.text and "(not run here)" not in page.text  # said once, in words
 
 
 async def test_the_list_page_searches_and_filters_like_the_api(client: httpx.AsyncClient) -> None:
@@ -144,7 +146,7 @@ async def test_a_task_page_links_its_catalog_entry_and_the_entry_links_back_with
     task_page = await data_client.get("/tasks/clinicalqa")
     assert 'Catalog entry: <a href="/benchmarks/clinicalqa">ClinicalQA</a>' in task_page.text
     entry_page = await data_client.get("/benchmarks/clinicalqa")
-    assert "BenchToward runs this benchmark." in entry_page.text
+    assert "BenchToward runs this benchmark (published)." in entry_page.text  # seed 002's word for where it stands
     assert 'href="/tasks/clinicalqa?version=0"' in entry_page.text
     assert 'href="/v1/leaderboard?task=clinicalqa%400"' in entry_page.text
     assert MEDGEMMA.name in entry_page.text  # the top of the leaderboard

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import re
+import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 from pydantic import Field
@@ -20,6 +21,7 @@ from pydantic import Field
 from store import catalog as catalog_store
 from store import tasks as task_store
 from store.catalog import Filters, Revision
+from store.db import Store
 from store.tasks import Task
 from tools.catalog_entry import ENTRY_ID, CatalogEntry, NameCollision, name_collision
 from tools.errors import BadRequest, BenchmarkNotFound
@@ -33,6 +35,17 @@ WORD = re.compile(r"\w+")
 # read differently by each, so a character class names the ASCII characters it refuses and admits the rest.
 TAG_PATTERN = r"^[^\x00-\x2a\x2c\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]+$"  # letters, digits, _ . + -, non-ASCII
 SEARCHABLE = re.compile(r"[^\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]")  # an ASCII letter/digit/_, or non-ASCII
+
+
+Standing = Literal["building", "in_review", "published"]
+# Seed 002's words for where a benchmark stands, most advanced first (in_review reads "in review" on pages).
+STANDINGS: tuple[Standing, ...] = ("published", "in_review", "building")
+STANDING_HELP = (
+    "Where BenchToward stands with a benchmark it runs, in the site's words: building (the protocol, data, code "
+    "or baselines are being prepared), in_review (built, waiting for its check) or published (public, with a "
+    "leaderboard); the most advanced status of its non-demo task versions. null when no BenchToward task runs it "
+    "(then `disposition` says why)."
+)
 
 
 class ListBenchmarksQuery(Shape):
@@ -52,7 +65,7 @@ class ListBenchmarksQuery(Shape):
         default=None,
         max_length=40,
         pattern=r"^[a-z0-9_-]+$",
-        description="Only entries with this disposition status, e.g. runs_here or unassessed.",
+        description="Only entries with this disposition status, e.g. runs_here, not_run_here or unassessed.",
     )
     runs_here: bool | None = Field(
         default=None, description="true: only benchmarks a BenchToward task runs; false: only those none runs."
@@ -60,8 +73,9 @@ class ListBenchmarksQuery(Shape):
     q: str | None = Field(
         default=None,
         max_length=200,
-        description="Search words, matched as word prefixes in the name, aliases, tags and summary (any word "
-        "matches); results are ranked by bm25 relevance, entries with more of the words and name matches first.",
+        description="Search words, matched as word prefixes in the name, aliases, tags and summary; an entry "
+        "matching any word is found, ranked by relevance (BM25: more and rarer words first, a name match weighs "
+        "most, then aliases, tags, summary); an entry named exactly as searched comes first.",
         json_schema_extra={"pattern": SEARCHABLE.pattern},  # at least one letter or digit
     )
     limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="At most this many entries (1-1000).")
@@ -98,6 +112,7 @@ class BenchmarkSummary(Shape):
     benchmark_status: str = Field(description="The benchmark's own status as the entry states it, e.g. active.")
     disposition: str = Field(description="BenchToward's disposition status, e.g. runs_here or unassessed.")
     runs_here: bool = Field(description="True when a (non-demo) BenchToward task runs this benchmark.")
+    standing: Standing | None = Field(description=STANDING_HELP)
     tasks: list[str] = Field(description="The task versions (slug@version) that run it.")
     name_collision: bool = Field(description="True when another benchmark uses the same name (see get_benchmark).")
     url: str
@@ -133,6 +148,7 @@ class BenchmarkDetail(Shape):
     latest_revision: int
     revisions: list[RevisionInfo]
     runs_here: bool = Field(description="True when a (non-demo) BenchToward task runs this benchmark.")
+    standing: Standing | None = Field(description=STANDING_HELP)
     tasks: list[CatalogTask] = Field(description="BenchToward task versions that run it, demo tasks last.")
     name_collision: NameCollision | None = Field(
         description="Set when another benchmark uses the same name: read it before comparing scores."
@@ -153,16 +169,46 @@ class BenchmarkLink(Shape):
 
 
 def match_expression(text: str) -> str:
-    """An FTS5 expression from free text: each word as a quoted prefix term, any of them enough (OR), so that
-    "korean medical question answering" finds the entries that share some of its words, ranked by bm25 (an entry
-    with more of the words, in its name or aliases, first). Quoting makes FTS5 operators and punctuation in the
+    """An FTS5 expression from free text: each word as a quoted prefix term, any of them enough (OR), so a
+    phrase such as "korean medical question answering" finds the entries that share some of its words, and
+    bm25 ranks those sharing more, and rarer, words first. Quoting makes FTS5 operators and punctuation in the
     input plain words, so no input is an FTS5 syntax error."""
     if SEARCHABLE.search(text) is None:
         raise BadRequest("q must contain at least one letter or digit")
-    words = WORD.findall(text)
+    words = list(dict.fromkeys(word.lower() for word in WORD.findall(text)))
     if not words:  # only non-ASCII punctuation or symbols: no word to find, so nothing matches
         return '""'
     return " OR ".join(f'"{word}"*' for word in words[:MAX_SEARCH_WORDS])
+
+
+def standing_of(tasks: Sequence[Task]) -> Standing | None:
+    """The most advanced status among the non-demo task versions that run a benchmark; None when none runs it."""
+    statuses = {task.status for task in tasks if not task.demo}
+    return next((status for status in STANDINGS if status in statuses), None)
+
+
+def name_key(name: str) -> str:
+    """A benchmark name as compared: case, width, spacing and punctuation ignored ("MedQA-USMLE" = "medqa usmle")."""
+    return "".join(character for character in unicodedata.normalize("NFKC", name).casefold() if character.isalnum())
+
+
+def catalog_entry_for(store: Store, name: str) -> str | None:
+    """The catalog id of the benchmark a paper names, or None: the entry whose id, name or one of whose aliases
+    equals `name` once case, spacing and punctuation are ignored. An id or a name wins over an alias; a name
+    that two entries claim at the same level is ambiguous and gives None (a claim is better left unlinked
+    than linked to the wrong benchmark, e.g. two benchmarks both called MedBench)."""
+    key = name_key(name)
+    if not key:
+        return None
+    keyed = [
+        (id, ({name_key(id)}, {name_key(entry_name)}, {name_key(alias) for alias in aliases}))
+        for id, entry_name, aliases in catalog_store.entry_names(store)
+    ]
+    for level in range(3):  # the id, then the name, then an alias
+        found = {id for id, keys in keyed if key in keys[level]}
+        if found:
+            return found.pop() if len(found) == 1 else None
+    return None
 
 
 def catalog_tasks(registry: Registry, id: str) -> list[Task]:
@@ -186,6 +232,7 @@ def summary_of(registry: Registry, stored: Revision, tasks: Sequence[Task]) -> B
         benchmark_status=entry.page.status,
         disposition=entry.disposition.status,
         runs_here=any(not task.demo for task in tasks),
+        standing=standing_of(tasks),
         tasks=[task.ref for task in tasks],
         name_collision=name_collision(entry) is not None,
         url=entry_url(registry, stored.id),
@@ -270,6 +317,7 @@ async def get_benchmark(registry: Registry, query: GetBenchmarkQuery) -> Benchma
             for r in revisions
         ],
         runs_here=any(not task.demo for task in tasks),
+        standing=standing_of(tasks),
         tasks=[catalog_task(registry, task) for task in tasks],
         name_collision=name_collision(entry),
         lineage=lineage_links(registry, entry),
