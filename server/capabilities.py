@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from tools import catalog, datasets, exports, leaderboard, lookup, models, predictions, results, stats, tasks
+from tools import catalog, datasets, evidence, exports, leaderboard, lookup, models, predictions, results, stats, tasks
 from tools.errors import (
     AppError,
     BadRequest,
@@ -159,6 +159,15 @@ OPERATIONS: tuple[Operation, ...] = (
         "One result as an Every Eval Ever 0.3.0 aggregate record (metrics with bootstrap CIs, run key, licence)",
         errors=(RunNotFound,),
         mcp=False,
+    ),
+    Operation(
+        "list_evidence",
+        evidence.list_evidence,
+        evidence.ListEvidenceQuery,
+        evidence.EvidenceList,
+        "/v1/evidence",
+        "Metrics other harnesses (lm-eval, Inspect) reported for a model: evidence, never ranked",
+        errors=(ModelNotFound,),
     ),
     Operation(
         "list_benchmarks",

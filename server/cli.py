@@ -14,6 +14,7 @@ import orjson
 
 from server.cli_catalog import add_catalog_commands
 from server.cli_eval import add_eval_commands
+from server.cli_evidence import add_evidence_commands
 from server.cli_ops import add_ops_commands
 from server.cli_review import REVIEW_SETTINGS, add_review_commands
 from server.cli_support import add_settings, run_with_registry, setup_logging
@@ -139,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_eval_commands(commands)
     add_review_commands(commands)
     add_catalog_commands(commands)
+    add_evidence_commands(commands)
     add_ops_commands(commands)
     return parser
 

@@ -1,0 +1,139 @@
+"""External evidence: lm-eval and Inspect files attached to a model, read from real files those tools wrote;
+never a result, never ranked, and a second import changes nothing."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import orjson
+import pytest
+
+from server.settings import Settings
+from tests.populate import HARI
+from tools.errors import BadRequest, ModelNotFound
+from tools.evidence import ListEvidenceQuery, agreement, import_evidence, list_evidence
+from tools.evidence_formats import read_evidence_file
+from tools.leaderboard import LeaderboardQuery, leaderboard
+from tools.registry import Registry
+
+pytestmark = pytest.mark.anyio
+DATA = Path(__file__).parent / "data" / "evidence"
+CLI = (sys.executable, "-m", "server.cli")
+LM_EVAL_RESULTS = DATA / "lm-eval_results_2025-01-21T00-40-03.356274.json"
+
+
+def result_rows(path: Path) -> int:
+    with sqlite3.connect(path) as connection:
+        return int(connection.execute("SELECT COUNT(*) FROM results").fetchone()[0])
+
+
+async def test_an_lm_eval_results_file_becomes_evidence_with_its_stderr_and_harness(
+    registry: Registry, run_ids: dict[str, str], settings: Settings
+) -> None:
+    before = result_rows(settings.db)
+    imported = await import_evidence(registry, LM_EVAL_RESULTS, HARI.slug)
+    (row,) = imported.stored
+    assert (row.harness, row.harness_version, row.task_name, row.metric, row.filter) == (
+        "lm-eval",
+        "git e16afa2f",
+        "mmlu_abstract_algebra",
+        "acc",
+        "none",
+    )
+    assert (row.value, row.stderr, row.n_samples, row.n_shot) == (0.34, 0.047609522856952344, 100, 0)
+    assert row.dataset == "hails/mmlu_no_train:abstract_algebra (test)"
+    assert row.evaluated_at.startswith("2025-01-21")
+    assert result_rows(settings.db) == before  # evidence is never a result
+    listed = await list_evidence(registry, ListEvidenceQuery(model="hari-q3-8b"))
+    assert [e.id for e in listed.evidence] == [row.id]
+
+
+async def test_importing_the_same_file_twice_stores_nothing_new(registry: Registry, run_ids: dict[str, str]) -> None:
+    await import_evidence(registry, LM_EVAL_RESULTS, HARI.slug)
+    again = await import_evidence(registry, LM_EVAL_RESULTS, HARI.slug)
+    assert (again.stored, again.already_stored) == ([], 1)
+
+
+async def test_evidence_never_enters_a_leaderboard(registry: Registry, run_ids: dict[str, str]) -> None:
+    before = await leaderboard(registry, LeaderboardQuery(task="clinicalqa@0"))
+    await import_evidence(registry, LM_EVAL_RESULTS, HARI.slug)
+    after = await leaderboard(registry, LeaderboardQuery(task="clinicalqa@0"))
+    assert after.model_dump() == before.model_dump()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"not json", "is not JSON"),
+        (b"[1, 2]", "not an object"),
+        (b'{"results": {}, "configs": {}}', "no numeric metric"),
+        (b'{"hello": "world"}', "neither an lm-eval results file nor an Inspect eval log"),
+        (b"PK\x03\x04garbage", "not a readable zip file"),
+    ],
+)
+def test_a_file_of_no_known_format_is_refused_with_a_reason(content: bytes, message: str) -> None:
+    with pytest.raises(BadRequest, match=message):
+        read_evidence_file("upload.json", content)
+
+
+async def test_evidence_for_an_unknown_model_is_refused(registry: Registry) -> None:
+    with pytest.raises(ModelNotFound):
+        await import_evidence(registry, LM_EVAL_RESULTS, "nobody/unknown-7b")
+
+
+def test_agreement_counts_shared_items_by_outcome() -> None:
+    ours = {"a": True, "b": True, "c": False, "d": False, "x": True}
+    theirs = {"a": True, "b": False, "c": True, "d": False, "y": False}
+    assert agreement(ours, theirs) == {
+        "shared": 4,
+        "both_right": 1,
+        "only_ours": 1,
+        "only_theirs": 1,
+        "both_wrong": 1,
+    }
+
+
+async def test_the_route_lists_a_models_evidence(data_client: httpx.AsyncClient, settings: Settings) -> None:
+    done = subprocess.run(
+        [*CLI, "evidence", "import", str(LM_EVAL_RESULTS), "--model", "hari-q3-8b", "--db", str(settings.db)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "mmlu_abstract_algebra acc (none) = 0.34" in done.stdout
+    answer = await data_client.get("/v1/evidence", params={"model": "hari-q3-8b"})
+    assert answer.status_code == 200
+    assert [row["metric"] for row in answer.json()["evidence"]] == ["acc"]
+
+
+async def test_the_cli_refuses_a_file_it_cannot_read_without_a_traceback(
+    settings: Settings, run_ids: dict[str, str], tmp_path: Path
+) -> None:
+    broken = tmp_path / "results_broken.json"
+    shutil.copy(LM_EVAL_RESULTS, broken)
+    broken.write_bytes(broken.read_bytes()[:100])
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "evidence",
+            "import",
+            str(broken),
+            "--model",
+            HARI.slug,
+            "--db",
+            str(settings.db),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert orjson.loads(done.stderr)["error"] == "bad_request"
