@@ -11,11 +11,14 @@ from pathlib import Path
 
 import httpx
 import orjson
+import pyarrow.parquet as pq
 import pytest
 
 from server.settings import Settings
+from store import results as result_store
 from tests.populate import HARI
 from tools.errors import BadRequest, ModelNotFound
+from tools.evaluate import EvalRequest, evaluate
 from tools.evidence import ListEvidenceQuery, agreement, import_evidence, list_evidence
 from tools.evidence_formats import read_evidence_file
 from tools.leaderboard import LeaderboardQuery, leaderboard
@@ -137,3 +140,47 @@ async def test_the_cli_refuses_a_file_it_cannot_read_without_a_traceback(
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert orjson.loads(done.stderr)["error"] == "bad_request"
+
+
+async def demo_majority(registry: Registry) -> str:
+    """A real harness run on the shipped demo items: the majority baseline."""
+    outcome = await evaluate(registry, EvalRequest(model="baseline/majority", task="clinicalqa-upstream-demo@0"))
+    return outcome.run_id
+
+
+@pytest.mark.parametrize("log", ["inspect_clinicalqa-demo-items.json", "inspect_clinicalqa-demo-items.eval"])
+async def test_an_inspect_log_becomes_evidence_with_agreement_on_shared_items(registry: Registry, log: str) -> None:
+    run_id = await demo_majority(registry)
+    imported = await import_evidence(registry, DATA / log, "baseline/majority")
+    (row,) = imported.stored
+    assert (row.harness, row.harness_version, row.external_model) == ("inspect", "0.3.285", "mockllm/model")
+    assert (row.task_name, row.filter, row.metric, row.n_samples, row.items) == (
+        "clinicalqa_demo_items",
+        "match",
+        "accuracy",
+        12,
+        12,
+    )
+    assert row.value == pytest.approx(7 / 12) and row.stderr == pytest.approx(0.1486470975026408)
+    (listed,) = (await list_evidence(registry, ListEvidenceQuery(model="baseline/majority"))).evidence
+    (shared,) = listed.agreement
+    assert (shared.run_id, shared.shared) == (run_id, 12)
+    # independent count from the two files: our predictions parquet and the log's per-sample scores
+    ours = prediction_outcomes(registry, run_id)
+    theirs = log_outcomes(DATA / "inspect_clinicalqa-demo-items.json")
+    assert shared.both_right == sum(ours[i] and theirs[i] for i in theirs)
+    assert shared.only_ours == sum(ours[i] and not theirs[i] for i in theirs)
+    assert shared.both_right + shared.only_ours + shared.only_theirs + shared.both_wrong == 12
+
+
+def prediction_outcomes(registry: Registry, run_id: str) -> dict[str, bool]:
+    stored = result_store.get_result(registry.store, run_id)
+    assert stored is not None
+    path = registry.predictions_path(stored.predictions_path)
+    table = pq.read_table(path, columns=["instance_id", "correct"]).to_pylist()
+    return {row["instance_id"]: row["correct"] for row in table}
+
+
+def log_outcomes(path: Path) -> dict[str, bool]:
+    log = orjson.loads(path.read_bytes())
+    return {sample["id"]: sample["scores"]["match"]["value"] == "C" for sample in log["samples"]}

@@ -12,15 +12,19 @@ counts the shared items on which both say right, only ours, only theirs, or both
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pyarrow.parquet as pq
 from pydantic import Field
 
 from store import evidence as evidence_store
+from store import results as result_store
 from store.evidence import Evidence
+from store.results import Result, ResultFilter
 from tools.errors import BadRequest
 from tools.evidence_formats import EvidenceFile, read_evidence_file
 from tools.refs import resolve_model
@@ -28,6 +32,18 @@ from tools.registry import Registry
 from tools.schemas import Shape
 
 MAX_EVIDENCE_BYTES = 64 * 1024 * 1024  # an eval log with every sample of a large run fits; a bigger file is refused
+
+
+class Agreement(Shape):
+    """How the evidence's per-item outcomes compare with one BenchToward result of the model on shared item ids."""
+
+    run_id: str
+    task: str
+    shared: int = Field(description="Items both have.")
+    both_right: int
+    only_ours: int = Field(description="Right in BenchToward's result, wrong in the evidence.")
+    only_theirs: int
+    both_wrong: int
 
 
 class EvidenceRow(Shape):
@@ -51,6 +67,9 @@ class EvidenceRow(Shape):
     n_shot: int | None
     evaluated_at: str
     items: int = Field(description="Per-item outcomes stored with it (0 without samples).")
+    agreement: list[Agreement] = Field(
+        default_factory=list, description="Per BenchToward result of this model sharing item ids with the evidence."
+    )
 
 
 class ImportedEvidence(Shape):
@@ -73,9 +92,29 @@ def read_file(path: Path) -> bytes:
     return path.read_bytes()
 
 
-def to_row(evidence: Evidence, items: int) -> EvidenceRow:
-    values = {name: getattr(evidence, name) for name in EvidenceRow.model_fields if name != "items"}
-    return EvidenceRow(**values, items=items)
+def to_row(evidence: Evidence, items: int, agreements: list[Agreement] | None = None) -> EvidenceRow:
+    values = {name: getattr(evidence, name) for name in EvidenceRow.model_fields if name not in ("items", "agreement")}
+    return EvidenceRow(**values, items=items, agreement=agreements or [])
+
+
+def our_outcomes(registry: Registry, result: Result) -> dict[str, bool]:
+    """Per-item correctness of one of our results (multiple-choice results carry it; others give none)."""
+    path = registry.predictions_path(result.predictions_path)
+    if "correct" not in pq.read_schema(path).names:
+        return {}
+    table = pq.read_table(path, columns=["instance_id", "correct"])
+    return dict(zip(table.column("instance_id").to_pylist(), table.column("correct").to_pylist(), strict=True))
+
+
+def agreements(
+    registry: Registry, items: dict[str, bool], results: list[tuple[Result, dict[str, bool]]]
+) -> list[Agreement]:
+    found = []
+    for result, ours in results:
+        counts = agreement(ours, items)
+        if counts["shared"]:
+            found.append(Agreement(run_id=result.run_id, task=result.task_ref, **counts))
+    return found
 
 
 async def import_evidence(registry: Registry, path: Path, model: str, samples: Path | None = None) -> ImportedEvidence:
@@ -139,9 +178,14 @@ async def list_evidence(registry: Registry, query: ListEvidenceQuery) -> Evidenc
     harness, version, task, metric and uncertainty. It is never a BenchToward result and never ranked."""
     found = resolve_model(registry.store, query.model.strip())
     rows = evidence_store.evidence_of_model(registry.store, found.slug)
+    items = {row.id: evidence_store.evidence_items(registry.store, row.id) for row in rows}
+    results = []
+    if any(items.values()):  # read our predictions only when there is something to compare
+        mine = result_store.search_results(registry.store, ResultFilter(model_slugs=(found.slug,), status=None))
+        results = [(result, await asyncio.to_thread(our_outcomes, registry, result)) for result in mine]
     return EvidenceList(
         model=found.slug,
-        evidence=[to_row(row, len(evidence_store.evidence_items(registry.store, row.id))) for row in rows],
+        evidence=[to_row(row, len(items[row.id]), agreements(registry, items[row.id], results)) for row in rows],
     )
 
 

@@ -4,9 +4,9 @@
   `"<metric>_stderr,<filter>"`, `versions`, `n-shot`, `n-samples`, `configs[task]` (dataset path, name, split);
   `samples_<task>_<date>.jsonl` — one line per document with `doc_id`, `doc` and each metric's per-item value.
 - Inspect (UK AISI inspect_ai): a JSON eval log (`--log-format json`) or the default `.eval` file, a zip archive
-  whose `header.json` holds the same `eval`/`results` and whose `samples/*.json` hold one sample each; both are read
-  here without the library. `results.scores[]` give each scorer's metrics (accuracy, stderr); each sample's
-  `scores[scorer].value` is "C"/"I" (or 1/0) for correct/incorrect.
+  (members compressed with zstd) whose `header.json` holds the same `eval`/`results` and whose `samples/*.json` hold
+  one sample each; both are read here without the library (zstandard inflates the members). `results.scores[]` give
+  each scorer's metrics (accuracy, stderr); each sample's `scores[scorer].value` is "C"/"I" (or 1/0).
 
 Anything else is `bad_request` naming what was expected; no file is partly stored.
 """
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import re
+import struct
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -22,11 +23,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
+import zstandard
 
 from tools.errors import BadRequest
 
 LETTERS = {"C": True, "I": False}  # Inspect's CORRECT and INCORRECT values
 MAX_EVAL_MEMBER_BYTES = 64 * 1024 * 1024
+ZIP_ZSTD = 93  # the zip compression method number of Zstandard (APPNOTE 4.4.5)
 
 
 @dataclass(frozen=True)
@@ -164,19 +167,39 @@ def read_lm_eval(data: dict[str, Any], samples: bytes | None) -> EvidenceFile:
     return EvidenceFile("lm-eval", str(version), lm_eval_model(data), iso_time(data.get("date")), metrics, items)
 
 
+def member_bytes(content: bytes, info: zipfile.ZipInfo) -> bytes:
+    """One zip member's bytes. Inspect writes `.eval` members with zstd (zip method 93), which Python's zipfile reads
+    only from 3.14: read the local header here and inflate with zstandard, bounded by the declared size."""
+    if info.compress_type != ZIP_ZSTD:
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            return archive.read(info)
+    start = info.header_offset
+    if content[start : start + 4] != b"PK\x03\x04":
+        raise BadRequest(f"zip member {info.filename} has no local header")
+    name_length, extra_length = struct.unpack("<HH", content[start + 26 : start + 30])
+    data_start = start + 30 + name_length + extra_length
+    compressed = content[data_start : data_start + info.compress_size]
+    try:
+        return zstandard.ZstdDecompressor().decompress(compressed, max_output_size=info.file_size)
+    except zstandard.ZstdError as error:
+        raise BadRequest(f"zip member {info.filename} does not inflate: {error}") from None
+
+
 def inspect_archive(name: str, content: bytes) -> dict[str, Any]:
     """An `.eval` log (a zip): its header with the samples folded in, as the JSON log form has them."""
     try:
         with zipfile.ZipFile(io.BytesIO(content)) as archive:
             members = {info.filename: info for info in archive.infolist()}
-            if "header.json" not in members or any(i.file_size > MAX_EVAL_MEMBER_BYTES for i in members.values()):
-                raise BadRequest(f"{name} is a zip file but not an Inspect eval log (no header.json, or too large)")
-            header = load_json("header.json", archive.read("header.json"))
-            header["samples"] = [
-                load_json(member, archive.read(member)) for member in sorted(members) if member.startswith("samples/")
-            ]
     except zipfile.BadZipFile as error:
         raise BadRequest(f"{name} is not a readable zip file: {error}") from None
+    if "header.json" not in members or any(i.file_size > MAX_EVAL_MEMBER_BYTES for i in members.values()):
+        raise BadRequest(f"{name} is a zip file but not an Inspect eval log (no header.json, or too large)")
+    header = load_json("header.json", member_bytes(content, members["header.json"]))
+    header["samples"] = [
+        load_json(member, member_bytes(content, members[member]))
+        for member in sorted(members)
+        if member.startswith("samples/")
+    ]
     return header
 
 
