@@ -184,3 +184,42 @@ def prediction_outcomes(registry: Registry, run_id: str) -> dict[str, bool]:
 def log_outcomes(path: Path) -> dict[str, bool]:
     log = orjson.loads(path.read_bytes())
     return {sample["id"]: sample["scores"]["match"]["value"] == "C" for sample in log["samples"]}
+
+
+LM_EVAL_DUMMY = DATA / "lm-eval_dummy_results_2026-12-01T14-51-42.810551.json"
+LM_EVAL_SAMPLES = DATA / "lm-eval_dummy_samples_clinicalqa_demo_items_2026-12-01T14-51-42.810551.jsonl"
+
+
+async def test_lm_eval_samples_give_per_item_outcomes_and_agreement(registry: Registry) -> None:
+    run_id = await demo_majority(registry)
+    imported = await import_evidence(registry, LM_EVAL_DUMMY, "baseline/majority", samples=LM_EVAL_SAMPLES)
+    (row,) = imported.stored
+    assert (row.harness, row.harness_version, row.external_model, row.task_version) == (
+        "lm-eval",
+        "0.4.13",
+        "qdpv68r5",
+        "0",
+    )
+    assert (row.value, row.items) == (0.25, 12)
+    (listed,) = (await list_evidence(registry, ListEvidenceQuery(model="baseline/majority"))).evidence
+    (shared,) = listed.agreement
+    ours = prediction_outcomes(registry, run_id)
+    theirs = {
+        line["doc"]["id"]: line["acc"] == 1.0
+        for line in map(orjson.loads, LM_EVAL_SAMPLES.read_text(encoding="utf-8").splitlines())
+    }
+    assert sum(theirs.values()) == 3  # 0.25 of 12, as the results file says
+    assert (shared.run_id, shared.shared) == (run_id, 12)
+    assert shared.both_right == sum(ours[i] and theirs[i] for i in theirs)
+    assert shared.only_theirs == sum(theirs[i] and not ours[i] for i in theirs)
+
+
+async def test_samples_that_are_not_lm_eval_samples_are_refused_and_nothing_is_stored(
+    registry: Registry, tmp_path: Path
+) -> None:
+    await demo_majority(registry)
+    broken = tmp_path / "samples.jsonl"
+    broken.write_text('{"doc_id": 0}\n', encoding="utf-8")
+    with pytest.raises(BadRequest, match="line 1"):
+        await import_evidence(registry, LM_EVAL_DUMMY, "baseline/majority", samples=broken)
+    assert (await list_evidence(registry, ListEvidenceQuery(model="baseline/majority"))).evidence == []

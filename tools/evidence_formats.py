@@ -125,9 +125,16 @@ def lm_eval_metrics(task: str, scores: dict[str, Any], data: dict[str, Any]) -> 
 
 
 def lm_eval_model(data: dict[str, Any]) -> str:
-    arguments = str(data.get("config", {}).get("model_args") or "")
-    pretrained = re.search(r"(?:^|,)\s*(?:pretrained|model)=([^,]+)", arguments)
-    return str(data.get("model_name") or (pretrained.group(1) if pretrained else "") or data["config"].get("model"))
+    """The evaluated model: `pretrained=` of the model arguments (a string in older files, a mapping in 0.4.13),
+    else the file's model name, else the model type."""
+    config = data.get("config") or {}
+    arguments = config.get("model_args") or ""
+    if isinstance(arguments, dict):
+        pretrained = arguments.get("pretrained") or arguments.get("model")
+    else:
+        match = re.search(r"(?:^|,)\s*(?:pretrained|model)=([^,]+)", str(arguments))
+        pretrained = match.group(1) if match else None
+    return str(pretrained or data.get("model_name") or config.get("model") or "unknown")
 
 
 def lm_eval_items(samples: bytes) -> list[tuple[str, bool]]:
