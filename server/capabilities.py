@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from tools import catalog, datasets, leaderboard, lookup, models, predictions, results, stats, tasks
+from tools import catalog, datasets, evidence, exports, leaderboard, lookup, models, predictions, results, stats, tasks
 from tools.errors import (
     AppError,
     BadRequest,
@@ -149,6 +149,25 @@ OPERATIONS: tuple[Operation, ...] = (
         "/v1/predictions/{run_id}",
         "Predictions file URL, row count, columns and the first rows",
         errors=(RunNotFound,),
+    ),
+    Operation(
+        "export_eee",
+        exports.export_eee,
+        exports.ExportResultQuery,
+        exports.EveryEvalEverRecord,
+        "/v1/results/{run_id}/eee",
+        "One result as an Every Eval Ever 0.3.0 aggregate record (metrics with bootstrap CIs, run key, licence)",
+        errors=(RunNotFound,),
+        mcp=False,
+    ),
+    Operation(
+        "list_evidence",
+        evidence.list_evidence,
+        evidence.ListEvidenceQuery,
+        evidence.EvidenceList,
+        "/v1/evidence",
+        "Metrics other harnesses (lm-eval, Inspect) reported for a model: evidence, never ranked",
+        errors=(ModelNotFound,),
     ),
     Operation(
         "list_benchmarks",

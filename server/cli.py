@@ -14,10 +14,12 @@ import orjson
 
 from server.cli_catalog import add_catalog_commands
 from server.cli_eval import add_eval_commands
+from server.cli_evidence import add_evidence_commands
 from server.cli_ops import add_ops_commands
 from server.cli_review import REVIEW_SETTINGS, add_review_commands
 from server.cli_support import add_settings, run_with_registry, setup_logging
 from server.settings import Settings, from_sources, setting_fields
+from tools import export_files
 from tools.bundles import export_result, import_result
 from tools.errors import AppError
 
@@ -67,8 +69,22 @@ def import_bundle(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def export_bundle(args: argparse.Namespace, settings: Settings) -> int:
-    directory = run_with_registry(settings, lambda registry: export_result(registry, args.run_id, args.directory))
-    print(f"{args.run_id} exported to {directory}")
+    if args.format == "bundle":
+        directory = run_with_registry(settings, lambda registry: export_result(registry, args.run_id, args.directory))
+        print(f"{args.run_id} exported to {directory}")
+        return 0
+    written = run_with_registry(
+        settings, lambda registry: export_files.export_result(registry, args.run_id, args.directory, args.format)
+    )
+    for path in written:
+        print(path)
+    return 0
+
+
+def print_server_json(args: argparse.Namespace, settings: Settings) -> int:
+    from server.registry_entry import server_json
+
+    print(orjson.dumps(server_json(settings.public_url), option=orjson.OPT_INDENT_2).decode())
     return 0
 
 
@@ -92,15 +108,32 @@ def build_parser() -> argparse.ArgumentParser:
     add_settings(import_parser, ["db", "public_url", "artifacts", "log_level"])
     import_parser.set_defaults(handler=import_bundle)
 
-    export_parser = commands.add_parser("export-result", help="Write one stored result as a bundle.")
+    export_parser = commands.add_parser(
+        "export-result",
+        help="Write one stored result as a bundle, as Every Eval Ever files (eee) or as .eval_results YAML (hf).",
+    )
     export_parser.add_argument("run_id")
     export_parser.add_argument("directory", type=Path)
+    export_parser.add_argument(
+        "--format",
+        choices=["bundle", "eee", "hf"],
+        default="bundle",
+        help="bundle: result.json + predictions.parquet (import-result reads it); eee: Every Eval Ever 0.3.0 "
+        "aggregate JSON and instance JSONL under data/; hf: Hugging Face .eval_results/<task>.yaml.",
+    )
     add_settings(export_parser, ["db", "public_url", "artifacts", "log_level"])
     export_parser.set_defaults(handler=export_bundle)
+
+    registry_parser = commands.add_parser(
+        "server-json", help="Print the MCP registry's server.json (for --public-url, else with the host as a variable)."
+    )
+    add_settings(registry_parser, ["public_url", "log_level"])
+    registry_parser.set_defaults(handler=print_server_json)
 
     add_eval_commands(commands)
     add_review_commands(commands)
     add_catalog_commands(commands)
+    add_evidence_commands(commands)
     add_ops_commands(commands)
     return parser
 

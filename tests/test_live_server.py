@@ -50,6 +50,7 @@ def parity_calls(run_ids: dict[str, str]) -> list[tuple[str, str, dict[str, Any]
             {"tag": "medical", "runs_here": True, "q": "clinical"},
         ),
         ("get_benchmark", "/v1/benchmarks/medbench", {"id": "medbench"}),
+        ("list_evidence", "/v1/evidence?model=hari-q3-8b", {"model": "hari-q3-8b"}),
     ]
 
 

@@ -1,0 +1,201 @@
+"""Capability: external evidence — results another harness computed (lm-eval, Inspect), attached to a model.
+
+Evidence is read from the files those tools write (lm-eval's `results_*.json`, with its `samples_*.jsonl` when
+given; Inspect's JSON eval log), one row per reported metric, with the harness and its version, the task name and
+version, filter, value, standard error or interval and the sample count. It is shown on the model's page and beside
+BenchToward's own result on the same items, and the evaluator agent may cite it like a paper's claim. It never enters
+a leaderboard and never takes a run key: BenchToward did not compute it, so it is not a result.
+
+Where per-item outcomes come with the file and share item ids with one of our runs of that model, `agreement`
+counts the shared items on which both say right, only ours, only theirs, or both wrong.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pyarrow.parquet as pq
+from pydantic import Field
+
+from store import evidence as evidence_store
+from store import results as result_store
+from store.evidence import Evidence
+from store.results import Result, ResultFilter
+from tools.errors import BadRequest
+from tools.evidence_formats import EvidenceFile, read_evidence_file
+from tools.refs import resolve_model
+from tools.registry import Registry
+from tools.schemas import Shape
+
+MAX_EVIDENCE_BYTES = 64 * 1024 * 1024  # an eval log with every sample of a large run fits; a bigger file is refused
+
+
+class Agreement(Shape):
+    """How the evidence's per-item outcomes compare with one BenchToward result of the model on shared item ids."""
+
+    run_id: str
+    task: str
+    shared: int = Field(description="Items both have.")
+    both_right: int
+    only_ours: int = Field(description="Right in BenchToward's result, wrong in the evidence.")
+    only_theirs: int
+    both_wrong: int
+
+
+class EvidenceRow(Shape):
+    """One metric another harness reported; not a BenchToward result (no run key, never ranked)."""
+
+    id: int
+    source: str = Field(description="The imported file's name.")
+    harness: str = Field(description="lm-eval | inspect")
+    harness_version: str
+    external_model: str = Field(description="The model as the file names it.")
+    task_name: str
+    task_version: str
+    dataset: str
+    filter: str
+    metric: str
+    value: float
+    stderr: float | None
+    ci_low: float | None
+    ci_high: float | None
+    n_samples: int | None
+    n_shot: int | None
+    evaluated_at: str
+    items: int = Field(description="Per-item outcomes stored with it (0 without samples).")
+    agreement: list[Agreement] = Field(
+        default_factory=list, description="Per BenchToward result of this model sharing item ids with the evidence."
+    )
+
+
+class ImportedEvidence(Shape):
+    model: str
+    stored: list[EvidenceRow]
+    already_stored: int = Field(description="Metrics of this file stored by an earlier import (unchanged).")
+
+
+def now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def read_file(path: Path) -> bytes:
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        raise BadRequest(f"cannot read {path.name}: {error.strerror}") from None
+    if size > MAX_EVIDENCE_BYTES:
+        raise BadRequest(f"{path.name} is {size} bytes; evidence files are read up to {MAX_EVIDENCE_BYTES}")
+    return path.read_bytes()
+
+
+def to_row(evidence: Evidence, items: int, agreements: list[Agreement] | None = None) -> EvidenceRow:
+    values = {name: getattr(evidence, name) for name in EvidenceRow.model_fields if name not in ("items", "agreement")}
+    return EvidenceRow(**values, items=items, agreement=agreements or [])
+
+
+def our_outcomes(registry: Registry, result: Result) -> dict[str, bool]:
+    """Per-item correctness of one of our results (multiple-choice results carry it; others give none)."""
+    path = registry.predictions_path(result.predictions_path)
+    if "correct" not in pq.read_schema(path).names:
+        return {}
+    table = pq.read_table(path, columns=["instance_id", "correct"])
+    return dict(zip(table.column("instance_id").to_pylist(), table.column("correct").to_pylist(), strict=True))
+
+
+def agreements(
+    registry: Registry, items: dict[str, bool], results: list[tuple[Result, dict[str, bool]]]
+) -> list[Agreement]:
+    found = []
+    for result, ours in results:
+        counts = agreement(ours, items)
+        if counts["shared"]:
+            found.append(Agreement(run_id=result.run_id, task=result.task_ref, **counts))
+    return found
+
+
+async def import_evidence(registry: Registry, path: Path, model: str, samples: Path | None = None) -> ImportedEvidence:
+    """Attach the metrics of an lm-eval results file (with its samples file when given) or an Inspect JSON log to
+    `model` as external evidence. A second import of the same file stores nothing new."""
+    found = resolve_model(registry.store, model.strip())
+    content = read_file(path)
+    parsed: EvidenceFile = read_evidence_file(path.name, content, read_file(samples) if samples else None)
+    template = Evidence(
+        id=0,
+        model_slug=found.slug,
+        source=path.name,
+        file_sha256=hashlib.sha256(content).hexdigest(),
+        harness=parsed.harness,
+        harness_version=parsed.harness_version,
+        external_model=parsed.model,
+        task_name="",
+        task_version="",
+        dataset="",
+        filter="",
+        metric="",
+        value=0.0,
+        stderr=None,
+        ci_low=None,
+        ci_high=None,
+        n_samples=None,
+        n_shot=None,
+        evaluated_at=parsed.evaluated_at,
+        imported_at=now(),
+    )
+    stored, repeated = [], 0
+    async with registry.store.transaction() as db:
+        for metric in parsed.metrics:
+            evidence = replace(template, **metric.fields())
+            items = parsed.items.get(metric.task_name, [])
+            if await evidence_store.insert_evidence(db, evidence, items):
+                stored.append((evidence, len(items)))
+            else:
+                repeated += 1
+    rows = {(e.task_name, e.filter, e.metric): e for e in evidence_store.evidence_of_model(registry.store, found.slug)}
+    return ImportedEvidence(
+        model=found.slug,
+        stored=[to_row(rows[(e.task_name, e.filter, e.metric)], n) for e, n in stored],
+        already_stored=repeated,
+    )
+
+
+class ListEvidenceQuery(Shape):
+    model: str = Field(min_length=1, max_length=200, description="BenchToward slug or provider model id.")
+
+
+class EvidenceList(Shape):
+    """Metrics other harnesses reported for a model (evidence, not BenchToward results)."""
+
+    model: str
+    evidence: list[EvidenceRow]
+
+
+async def list_evidence(registry: Registry, query: ListEvidenceQuery) -> EvidenceList:
+    """Use to see what other harnesses (lm-eval, Inspect) reported for a model: external evidence with its
+    harness, version, task, metric and uncertainty. It is never a BenchToward result and never ranked."""
+    found = resolve_model(registry.store, query.model.strip())
+    rows = evidence_store.evidence_of_model(registry.store, found.slug)
+    items = {row.id: evidence_store.evidence_items(registry.store, row.id) for row in rows}
+    results = []
+    if any(items.values()):  # read our predictions only when there is something to compare
+        mine = result_store.search_results(registry.store, ResultFilter(model_slugs=(found.slug,), status=None))
+        results = [(result, await asyncio.to_thread(our_outcomes, registry, result)) for result in mine]
+    return EvidenceList(
+        model=found.slug,
+        evidence=[to_row(row, len(items[row.id]), agreements(registry, items[row.id], results)) for row in rows],
+    )
+
+
+def agreement(ours: dict[str, bool], theirs: dict[str, bool]) -> dict[str, int]:
+    """Shared items counted by outcome: both right, only ours right, only theirs right, both wrong."""
+    shared = ours.keys() & theirs.keys()
+    counts = {"shared": len(shared), "both_right": 0, "only_ours": 0, "only_theirs": 0, "both_wrong": 0}
+    for item in shared:
+        key = {(True, True): "both_right", (True, False): "only_ours", (False, True): "only_theirs"}.get(
+            (ours[item], theirs[item]), "both_wrong"
+        )
+        counts[key] += 1
+    return counts
