@@ -149,3 +149,52 @@ def build_model_detail(registry: Registry, query: GetModelQuery) -> ModelDetail:
         url=registry.url(f"/models/{model.slug}"),
         results=summaries(registry, results),
     )
+
+
+class ListModelsQuery(Shape):
+    q: str | None = Field(default=None, max_length=200, description="Part of a model's name, slug, provider or alias.")
+    type: str | None = Field(default=None, max_length=40, description="llm, tabular, timeseries or baseline.")
+
+
+class ModelRow(Shape):
+    slug: str
+    name: str
+    type: str
+    provider: str
+    status: str
+    results: int = Field(description="Published, complete results.")
+    url: str
+
+
+class ModelList(Shape):
+    models: list[ModelRow]
+    total: int = Field(description="Every registered model, before the filters.")
+
+
+async def list_models(registry: Registry, query: ListModelsQuery) -> ModelList:
+    """Every registered model, optionally those of one type and those whose names contain `q` (any case)."""
+    return registry.remember(("models", query.q, query.type), lambda: build_model_list(registry, query))
+
+
+def build_model_list(registry: Registry, query: ListModelsQuery) -> ModelList:
+    everyone = model_store.list_models(registry.store)
+    counts = result_store.published_counts_by_model(registry.store)
+    needle = (query.q or "").strip().casefold()
+    rows = []
+    for model in everyone:
+        names = " ".join([model.slug, model.name, model.provider, model.provider_model_id or ""]).casefold()
+        if (query.type and model.type != query.type) or (needle and needle not in names):
+            continue
+        rows.append(
+            ModelRow(
+                slug=model.slug,
+                name=model.name,
+                type=model.type,
+                provider=model.provider,
+                status=model.status,
+                results=counts.get(model.slug, 0),
+                url=registry.url(f"/models/{model.slug}"),
+            )
+        )
+    rows.sort(key=lambda row: (-row.results, row.name.casefold()))
+    return ModelList(models=rows, total=len(everyone))
