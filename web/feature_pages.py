@@ -19,7 +19,7 @@ from tools.registry import Registry
 from tools.schemas import ResultDetail
 from web.pages import Site, parse, render
 from web.plots import roc_plot
-from web.result_view import human_versions, token_figures
+from web.result_view import human_versions, p_value, signed, token_figures
 
 MAX_SEARCH = 100
 MODEL_STATUS_MEANINGS = {
@@ -61,7 +61,16 @@ def feature_page_routes(site: Site) -> list[BaseRoute]:
             query = parse(leaderboard.LeaderboardQuery, {"task": params["task"], "limit": leaderboard.MAX_LIMIT})
             rows = (await leaderboard.leaderboard(site.registry, query)).rows
         title = f"{comparison.a.model.name} vs {comparison.b.model.name}" if comparison else "Compare two results"
-        return render("compare.html", title=title, comparison=comparison, params=params, tasks=tasks, rows=rows)
+        return render(
+            "compare.html",
+            title=title,
+            comparison=comparison,
+            params=params,
+            tasks=tasks,
+            rows=rows,
+            signed=signed,
+            p_value=p_value,
+        )
 
     return [
         Route("/r/{run_id}", result_page, name="result_page"),

@@ -11,8 +11,9 @@ from tools.insights import Roc
 from tools.leaderboard import Leaderboard
 from web.forest import nice_ticks
 
-SIZE = 320  # the ROC plot is square
+SIZE = 320  # the ROC plot's square: the plot area plus room for the axes on the left and below
 PAD = 44
+PAD_FAR = 12  # above and to the right
 COST_WIDTH, COST_HEIGHT = 640, 320
 COST_LEFT, COST_BOTTOM, COST_RIGHT, COST_TOP = 56, 44, 16, 12
 
@@ -26,7 +27,9 @@ class Tick:
 @dataclass(frozen=True)
 class RocPlot:
     size: int
-    pad: int
+    pad: int  # the plot area runs from pad to far on x, and from size - pad up to size - far on y
+    far: int
+    span: int
     path: str
     ticks: list[Tick]  # the same ticks on both axes
 
@@ -66,14 +69,14 @@ class Costed:
 
 
 def roc_plot(roc: Roc) -> RocPlot:
-    span = SIZE - 2 * PAD
+    span = SIZE - PAD - PAD_FAR
 
     def point(fpr: float, tpr: float) -> str:
         return f"{PAD + fpr * span:.1f},{SIZE - PAD - tpr * span:.1f}"
 
     path = "M" + " L".join(point(f, t) for f, t in zip(roc.fpr, roc.tpr, strict=True))
     ticks = [Tick(at=PAD + v * span, label=f"{v:g}") for v in (0.0, 0.25, 0.5, 0.75, 1.0)]
-    return RocPlot(size=SIZE, pad=PAD, path=path, ticks=ticks)
+    return RocPlot(size=SIZE, pad=PAD, far=SIZE - PAD_FAR, span=span, path=path, ticks=ticks)
 
 
 def cost_plot(rows: Sequence[Costed], metric: str) -> CostPlot | None:

@@ -76,3 +76,18 @@ def scalar(value: Any) -> str:
     if isinstance(value, Mapping):
         return "; ".join(f"{key}: {scalar(item)}" for key, item in sorted(value.items()))
     return str(value)
+
+
+def signed(value: float | None, digits: int) -> str:
+    """A difference with its sign, a typographic minus: "+1.5", "−0.021", "0.0"."""
+    if value is None:
+        return "—"
+    text = f"{abs(value):.{digits}f}"
+    if float(text) == 0.0:
+        return text
+    return ("+" if value > 0 else "\u2212") + text
+
+
+def p_value(p: float) -> str:
+    """A p-value as a reader expects it: "p < 0.0001" below that, else three significant figures."""
+    return "p < 0.0001" if p < 0.0001 else f"p = {p:.3g}"
