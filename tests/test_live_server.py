@@ -50,6 +50,11 @@ def parity_calls(run_ids: dict[str, str]) -> list[tuple[str, str, dict[str, Any]
             {"tag": "medical", "runs_here": True, "q": "clinical"},
         ),
         ("get_benchmark", "/v1/benchmarks/medbench", {"id": "medbench"}),
+        (
+            "compare",
+            f"/v1/compare?task=clinicalqa@0&a={run_ids[f'{MEDGEMMA.slug}@clinicalqa@0']}&b={run_id}",
+            {"task": "clinicalqa@0", "a": run_ids[f"{MEDGEMMA.slug}@clinicalqa@0"], "b": run_id},
+        ),
     ]
 
 
