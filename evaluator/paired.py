@@ -79,9 +79,7 @@ def _summary(
     kept = difference[valid]
     low, high = stats.percentile_interval(kept, level)
     better = kept > 0 if higher_is_better else kept < 0
-    return PairedDifference(
-        point, low, high, float(better.mean()), float((kept == 0).mean()), drawn, degenerate
-    )
+    return PairedDifference(point, low, high, float(better.mean()), float((kept == 0).mean()), drawn, degenerate)
 
 
 def mcnemar_exact_p(only_a: int, only_b: int) -> float:

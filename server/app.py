@@ -133,7 +133,12 @@ def build_app(settings: Settings) -> Starlette:
         finally:
             await store.close()
 
-    public_pages = [*feature_page_routes(runtime), *page_routes(runtime), *benchmark_page_routes(runtime), *withdraw_routes(runtime)]
+    public_pages = [
+        *feature_page_routes(runtime),
+        *page_routes(runtime),
+        *benchmark_page_routes(runtime),
+        *withdraw_routes(runtime),
+    ]
 
     async def is_page(path: str) -> bool:
         return await known_page(runtime, public_pages, path)  # the maintainers' pages count no visits

@@ -14,6 +14,7 @@ from scipy.stats import binomtest
 from evaluator import paired
 from store import rank_ranges as range_store
 from store import results as result_store
+from store import tasks as task_store
 from tests.factory import FakeModel, write_bundle
 from tests.populate import GPT_OSS, HARI, LAST_MAP, MAJORITY, MEDGEMMA, PENDING
 from tools.bundles import import_result
@@ -60,8 +61,9 @@ async def test_the_difference_interval_and_share_agree_with_an_independent_paire
     _, right_b = read(registry, b)
     stored = range_store.get_rank_ranges(registry.store, "clinicalqa", 0)
     assert stored is not None
-    task = [t for t in (await registry_tasks(registry)) if t[0] == "clinicalqa@0"][0]
-    key = "\n".join([task[1], *sorted(stored.covers)])  # the rank ranges' seed: spec hash and ranked run ids
+    task = task_store.get_task(registry.store, "clinicalqa", 0)
+    assert task is not None
+    key = "\n".join([task.spec_hash, *sorted(stored.covers)])  # the rank ranges' seed: spec hash and ranked run ids
     value, low, high, share = independent_paired_bootstrap(key, units, right_a, right_b, found.bootstrap.replicates)
     assert found.same_draws_as_rank_ranges
     assert found.difference.value == pytest.approx(value, abs=1e-12)
@@ -69,12 +71,6 @@ async def test_the_difference_interval_and_share_agree_with_an_independent_paire
     assert found.difference.ci_high == pytest.approx(high, abs=1e-12)
     assert found.p_a_better == pytest.approx(share, abs=1e-12)
     assert found.difference.ci_low < found.difference.value < found.difference.ci_high
-
-
-async def registry_tasks(registry: Registry) -> list[tuple[str, str]]:
-    from store import tasks as task_store
-
-    return [(t.ref, t.spec_hash) for t in task_store.list_tasks(registry.store)]
 
 
 async def test_the_agreement_table_counts_shared_items_and_mcnemar_matches_scipy(
@@ -98,7 +94,8 @@ async def test_the_agreement_table_counts_shared_items_and_mcnemar_matches_scipy
 
 
 @pytest.mark.parametrize(
-    ("only_a", "only_b"), [(0, 0), (3, 3), (0, 7), (12, 3), (40, 61), (499, 560), (5000, 5210), (120000, 119000), (1_200_000, 1_196_000)]
+    ("only_a", "only_b"),
+    [(0, 0), (3, 3), (0, 7), (12, 3), (40, 61), (499, 560), (5000, 5210), (120000, 119000), (1_200_000, 1_196_000)],
 )
 def test_mcnemar_exact_p_equals_scipys_two_sided_binomial_test(only_a: int, only_b: int) -> None:
     expected = binomtest(only_a, only_a + only_b, 0.5).pvalue if only_a + only_b else 1.0
@@ -121,7 +118,9 @@ async def test_swapping_a_and_b_negates_the_difference_and_mirrors_the_shares(
 async def test_auroc_tasks_compare_without_an_agreement_table(registry: Registry, tmp_path: Path) -> None:
     runs = []
     for model, quality in ((LAST_MAP, 1.2), (FakeModel("acme/ts", "TS", type="timeseries"), 0.4)):
-        bundle = write_bundle(tmp_path / model.slug.replace("/", "_"), task="vitaldb-ioh@0", model=model, quality=quality)
+        bundle = write_bundle(
+            tmp_path / model.slug.replace("/", "_"), task="vitaldb-ioh@0", model=model, quality=quality
+        )
         runs.append((await import_result(registry, bundle)).run_id)
     found = await compare(registry, CompareQuery(task="vitaldb-ioh@0", a=runs[0], b=runs[1]))
     assert found.primary_metric == "auroc" and found.agreement is None

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import gzip
 import re
-from io import BytesIO
 from collections import Counter, defaultdict
+from io import BytesIO
 from pathlib import Path
 
 import httpx
@@ -83,7 +83,8 @@ async def test_a_demo_result_shows_accuracy_by_category_computed_from_the_shippe
         right[category[row["instance_id"]] or "(no category)"].append(row["correct"])
     largest, items = max(right.items(), key=lambda pair: (len(pair[1]), pair[0]))
     expected = f"{100 * sum(items) / len(items):.1f}%"
-    assert re.search(rf"<td>{re.escape(largest)}</td><td class=\"num\">{len(items)}</td><td class=\"num\">{re.escape(expected)}</td>", html)
+    cells = rf'<td>{re.escape(largest)}</td><td class="num">{len(items)}</td><td class="num">{re.escape(expected)}</td>'
+    assert re.search(cells, html)
     sizes = Counter({name: len(values) for name, values in right.items()})
     assert sum(sizes.values()) == len(rows) == 862
 
@@ -130,7 +131,14 @@ def test_the_roc_curve_and_operating_points_match_an_independent_computation() -
     labels = rng.random(150) < 0.3
     scores = np.round(labels * 0.8 + rng.normal(size=150), 1)  # rounded: tied scores form one threshold
     units = [str(i // 3) for i in range(150)]
-    table = pa.table({"instance_id": [str(i) for i in range(150)], "unit_id": units, "label": labels.astype(np.int8), "score": scores})
+    table = pa.table(
+        {
+            "instance_id": [str(i) for i in range(150)],
+            "unit_id": units,
+            "label": labels.astype(np.int8),
+            "score": scores,
+        }
+    )
     roc = roc_curve(table)
     assert roc is not None and roc.windows == 150 and roc.patients == 50 and roc.positive_windows == int(labels.sum())
     assert roc.patients_with_event == len({u for u, y in zip(units, labels, strict=True) if y})
@@ -212,7 +220,9 @@ def test_stored_versions_read_as_figures_and_table_rows_not_dict_dumps() -> None
     }
     tokens = token_figures(versions)
     assert tokens is not None and tokens.total == 393072
-    rows = [(r.group, r.name, r.value) for r in human_versions(versions, {"adapter": "openai-chat", "max_tokens": 4096})]
+    rows = [
+        (r.group, r.name, r.value) for r in human_versions(versions, {"adapter": "openai-chat", "max_tokens": 4096})
+    ]
     assert rows == [
         ("Configuration", "Adapter", "openai-chat"),
         ("Configuration", "Max tokens", "4,096"),

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import orjson
 from pydantic import Field
+from pydantic.config import JsonDict
 
 from evaluator import paired, ranks, stats
 from evaluator.specs import TaskSpec
@@ -29,7 +30,7 @@ from tools.refs import TASK_REF_SCHEMA, resolve_task
 from tools.registry import Registry
 from tools.schemas import Bootstrap, MetricValue, ModelRef, Shape, Tier, model_ref, primary_metric_value
 
-RUN_ID_SCHEMA = {"pattern": "^[0-9a-f]{12}$"}
+RUN_ID_SCHEMA: JsonDict = {"pattern": "^[0-9a-f]{12}$"}
 
 
 class CompareQuery(Shape):

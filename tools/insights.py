@@ -184,7 +184,11 @@ def category_scores(
             rng=stats.rng_from_key(f"{run_key}\ncategory:{name}"),
             correct=correct[chosen],
         )
-        scores.append(CategoryScore(name=name, n=int(chosen.sum()), value=estimate.value, ci_low=estimate.ci_low, ci_high=estimate.ci_high))
+        scores.append(
+            CategoryScore(
+                name=name, n=int(chosen.sum()), value=estimate.value, ci_low=estimate.ci_low, ci_high=estimate.ci_high
+            )
+        )
     return sorted(scores, key=lambda s: (-s.n, s.name))
 
 
@@ -244,7 +248,8 @@ def item_page(
     ids = table.column("instance_id").to_pylist()
     correct = table.column("correct").to_pylist()
     wanted = [
-        i for i, (name, right) in enumerate(zip(ids, correct, strict=True))
+        i
+        for i, (name, right) in enumerate(zip(ids, correct, strict=True))
         if (not wrong_only or not right) and (not search or search.casefold() in name.casefold())
     ]
     pages = max(1, -(-len(wanted) // PAGE_SIZE))
@@ -276,4 +281,3 @@ def item_row(row: dict[str, object], text: ItemText | None) -> ItemRow:
         raw_output=str(raw)[:RAW_OUTPUT_CHARS] if raw is not None else None,
         text=text,
     )
-

@@ -34,7 +34,11 @@ def feature_page_routes(site: Site) -> list[BaseRoute]:
     async def result_page(request: Request) -> Response:
         query = parse(results.GetResultQuery, request.path_params)
         detail = await results.get_result(site.registry, query)  # no visitor: reading the page is no download
-        return render("result.html", title=f"{detail.model.name} on {detail.task}", **await result_context(site.registry, detail, request))
+        return render(
+            "result.html",
+            title=f"{detail.model.name} on {detail.task}",
+            **await result_context(site.registry, detail, request),
+        )
 
     async def model_page(request: Request) -> Response:
         detail = await models.get_model(
@@ -46,7 +50,9 @@ def feature_page_routes(site: Site) -> list[BaseRoute]:
         )
 
     async def model_index(request: Request) -> Response:
-        query = parse(models.ListModelsQuery, {"q": request.query_params.get("q"), "type": request.query_params.get("type")})
+        query = parse(
+            models.ListModelsQuery, {"q": request.query_params.get("q"), "type": request.query_params.get("type")}
+        )
         found = await models.list_models(site.registry, query)
         return render("models.html", title="Models", found=found, query=query, model_types=MODEL_TYPES)
 
@@ -85,7 +91,9 @@ async def board_positions(registry: Registry, task_refs: set[str]) -> dict[str, 
     """Each published result's leaderboard row (rank and rank range), by run id, over the given tasks."""
     positions = {}
     for ref in sorted(task_refs):
-        board = await leaderboard.leaderboard(registry, leaderboard.LeaderboardQuery(task=ref, limit=leaderboard.MAX_LIMIT))
+        board = await leaderboard.leaderboard(
+            registry, leaderboard.LeaderboardQuery(task=ref, limit=leaderboard.MAX_LIMIT)
+        )
         positions.update({row.run_id: row for row in board.rows})
     return positions
 

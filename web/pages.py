@@ -22,8 +22,8 @@ from tools.registry import Registry
 from tools.schemas import TIER_MEANINGS
 from tools.usage import Visitor
 from web.forest import Estimate, forest_plot
-from web.plots import cost_plot_for
 from web.format import FILTERS, money, number
+from web.plots import cost_plot_for
 
 __all__ = ["Site", "environment", "error_page", "known_page", "money", "number", "page_routes", "render"]
 Q = TypeVar("Q", bound=BaseModel)

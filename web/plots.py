@@ -85,11 +85,12 @@ def cost_plot(rows: Sequence[Costed], metric: str) -> CostPlot | None:
     Costs spanning more than a factor of 100 go on a log axis (zero-cost baselines are then left out)."""
     known = [r for r in rows if r.cost_usd is not None and r.value is not None]
     positive = [r.cost_usd for r in known if r.cost_usd]
-    log_cost = bool(positive) and max(positive) / min(positive) > 100  # type: ignore[type-var, operator]
+    log_cost = bool(positive) and max(positive) / min(positive) > 100
     if log_cost:
         known = [r for r in known if r.cost_usd]
     if len(known) < 2 or not positive:  # nothing to see when every known cost is zero
         return None
+
     def cost_axis(value: float) -> float:
         return math.log10(value) if log_cost else value
 
