@@ -12,7 +12,7 @@ from starlette.routing import BaseRoute, Route
 
 from store import results as result_store
 from store import tasks as task_store
-from tools import compare, insights, leaderboard, models, results
+from tools import compare, insights, leaderboard, model_index, models, results
 from tools.errors import RunNotFound
 from tools.models import MODEL_TYPES
 from tools.registry import Registry
@@ -49,11 +49,11 @@ def feature_page_routes(site: Site) -> list[BaseRoute]:
             "model.html", title=detail.name, model=detail, ranks=ranks, model_status_meanings=MODEL_STATUS_MEANINGS
         )
 
-    async def model_index(request: Request) -> Response:
+    async def model_index_page(request: Request) -> Response:
         query = parse(
-            models.ListModelsQuery, {"q": request.query_params.get("q"), "type": request.query_params.get("type")}
+            model_index.ModelIndexQuery, {"q": request.query_params.get("q"), "type": request.query_params.get("type")}
         )
-        found = await models.list_models(site.registry, query)
+        found = await model_index.model_index(site.registry, query)
         return render("models.html", title="Models", found=found, query=query, model_types=MODEL_TYPES)
 
     async def compare_page(request: Request) -> Response:
@@ -80,8 +80,8 @@ def feature_page_routes(site: Site) -> list[BaseRoute]:
 
     return [
         Route("/r/{run_id}", result_page, name="result_page"),
-        Route("/models", model_index, name="model_index"),
-        Route("/models/", model_index, name="model_index_slash"),
+        Route("/models", model_index_page, name="model_index"),
+        Route("/models/", model_index_page, name="model_index_slash"),
         Route("/models/{slug:path}", model_page, name="model_page"),
         Route("/compare", compare_page, name="compare_page"),
     ]
