@@ -38,7 +38,10 @@ def feature_pages(run_ids: dict[str, str]) -> list[str]:
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=["phone", "desktop"])
 def test_feature_pages_fit_the_screen_and_pass_axe(
-    page: Page, site: tuple[LiveServer, dict[str, str]], width: int, height: int
+    page: Page,  # noqa: F811 (the fixture imported above)
+    site: tuple[LiveServer, dict[str, str]],  # noqa: F811
+    width: int,
+    height: int,
 ) -> None:
     page.set_viewport_size({"width": width, "height": height})
     problems = {}
@@ -56,7 +59,8 @@ def test_feature_pages_fit_the_screen_and_pass_axe(
 
 
 def test_two_results_are_compared_by_choosing_them_in_the_form(
-    page: Page, site: tuple[LiveServer, dict[str, str]]
+    page: Page,  # noqa: F811 (the fixture imported above)
+    site: tuple[LiveServer, dict[str, str]],  # noqa: F811
 ) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto("/tasks/clinicalqa?version=0")

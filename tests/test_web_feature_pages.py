@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import gzip
 import re
+import subprocess
+import sys
 from collections import Counter, defaultdict
 from io import BytesIO
 from pathlib import Path
@@ -233,3 +235,42 @@ def test_stored_versions_read_as_figures_and_table_rows_not_dict_dumps() -> None
     assert token_figures({"harness": "1"}) is None
     assert (signed(-0.0213, 3), signed(0.0004, 3), signed(1.25, 1)) == ("\u22120.021", "0.000", "+1.2")
     assert (p_value(3e-17), p_value(0.04123)) == ("p < 0.0001", "p = 0.0412")
+
+
+async def test_a_model_card_set_on_the_command_line_shows_on_the_model_page(
+    settings: Settings, run_ids: dict[str, str]
+) -> None:
+    cli = [sys.executable, "-m", "server.cli", "model-card", "--db", str(settings.db)]
+    done = subprocess.run(
+        [
+            *cli,
+            "medgemma-27b",
+            "--weights",
+            "google/medgemma-27b-text-it",
+            "--license",
+            "Health AI Developer Foundations",
+            "--base-model",
+            "Gemma 3 27B",
+            "--paper",
+            "https://arxiv.org/abs/2507.05201",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    refused = subprocess.run(
+        [*cli, "medgemma-27b", "--paper", "javascript:alert(1)"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    unknown = subprocess.run([*cli, "nobody/none"], capture_output=True, text=True, timeout=120, check=False)
+    assert refused.returncode != 0 and "bad_request" in refused.stderr and "Traceback" not in refused.stderr
+    assert unknown.returncode != 0 and "model_not_found" in unknown.stderr
+    async with running(settings) as http:
+        html = main_text((await http.get(f"/models/{MEDGEMMA.slug}")).text)
+    assert 'href="https://huggingface.co/google/medgemma-27b-text-it"' in html
+    assert "Gemma 3 27B" in html and "Health AI Developer Foundations" in html and "javascript:" not in html

@@ -12,7 +12,7 @@ from starlette.routing import BaseRoute, Route
 
 from store import results as result_store
 from store import tasks as task_store
-from tools import compare, insights, leaderboard, model_index, models, results
+from tools import compare, insights, leaderboard, model_card, model_index, models, results
 from tools.errors import RunNotFound
 from tools.models import MODEL_TYPES
 from tools.registry import Registry
@@ -46,7 +46,12 @@ def feature_page_routes(site: Site) -> list[BaseRoute]:
         )
         ranks = await board_positions(site.registry, {row.task for row in detail.results})
         return render(
-            "model.html", title=detail.name, model=detail, ranks=ranks, model_status_meanings=MODEL_STATUS_MEANINGS
+            "model.html",
+            title=detail.name,
+            model=detail,
+            card=model_card.model_card(site.registry, detail.slug),
+            ranks=ranks,
+            model_status_meanings=MODEL_STATUS_MEANINGS,
         )
 
     async def model_index_page(request: Request) -> Response:
