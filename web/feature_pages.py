@@ -124,6 +124,7 @@ async def result_context(registry: Registry, detail: ResultDetail, request: Requ
     positions = await board_positions(registry, {detail.task}) if detail.status == "published" else {}
     return {
         "result": detail,
+        "card": model_card.model_card(registry, detail.model.slug),
         "position": positions.get(detail.run_id),
         "board_size": len(positions),
         "insights": found,

@@ -14,8 +14,8 @@ from web.forest import nice_ticks
 SIZE = 320  # the ROC plot's square: the plot area plus room for the axes on the left and below
 PAD = 44
 PAD_FAR = 12  # above and to the right
-COST_WIDTH, COST_HEIGHT = 640, 320
-COST_LEFT, COST_BOTTOM, COST_RIGHT, COST_TOP = 56, 44, 16, 12
+COST_WIDTH, COST_HEIGHT = 440, 300  # small enough that its 11-12 px text stays legible scaled to a phone
+COST_LEFT, COST_BOTTOM, COST_RIGHT, COST_TOP = 64, 44, 16, 12
 
 
 @dataclass(frozen=True)
@@ -110,14 +110,14 @@ def cost_plot(rows: Sequence[Costed], metric: str) -> CostPlot | None:
         Dot(
             x=x_of(x),
             y=y_of(y),
-            label=r.name if len(r.name) <= 24 else r.name[:23] + "…",
+            label=r.name if len(r.name) <= 20 else r.name[:19] + "…",
             title=f"{r.name}: {metric} {y:.3f}, cost ${r.cost_usd:,.2f}",
             baseline=r.baseline,
         )
         for r, x, y in zip(known, xs, ys, strict=True)
     ]
     x_ticks = [Tick(x_of(t), f"${10**t:,.2g}" if log_cost else f"${t:,.2f}") for t in nice_ticks(x_low, x_high, 4)]
-    y_ticks = [Tick(y_of(t), f"{t:g}") for t in nice_ticks(y_low, y_high, 4)]
+    y_ticks = [Tick(y_of(t), f"{t:g}") for t in nice_ticks(y_low, y_high, 6)]
     return CostPlot(
         COST_WIDTH, COST_HEIGHT, COST_LEFT, plot_right, COST_TOP, plot_bottom, dots, x_ticks, y_ticks, metric, log_cost
     )
