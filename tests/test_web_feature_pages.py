@@ -105,8 +105,9 @@ async def test_the_item_browser_pages_filters_wrong_answers_and_searches_by_id(
     found = main_text((await demo_client.get(f"/r/{run_id}?item=cqa-up-0000")).text)
     ids = re.findall(r"<code>(cqa-up-[0-9]+)</code>", found)
     assert ids and all(i.startswith("cqa-up-0000") for i in ids)
-    beyond = await demo_client.get(f"/r/{run_id}?page=99999999999&item=%3Cscript%3E")
-    assert beyond.status_code == 200 and "<script>" not in main_text(beyond.text)
+    for query in ("page=99999999999&item=%3Cscript%3E", "page=%C2%B2", "page=-3&wrong=yes", f"item={'x' * 5000}"):
+        beyond = await demo_client.get(f"/r/{run_id}?{query}")
+        assert beyond.status_code == 200 and "<script>" not in main_text(beyond.text), query
 
 
 async def test_items_of_a_dataset_whose_licence_is_not_flagged_show_ids_and_answers_only(

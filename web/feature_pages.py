@@ -116,7 +116,7 @@ async def result_context(registry: Registry, detail: ResultDetail, request: Requ
         items = insights.item_page(
             registry,
             stored,
-            page=int(page) if page.isdigit() and len(page) < 7 else 1,
+            page=int(page) if page.isascii() and page.isdigit() and len(page) < 7 else 1,
             wrong_only=params.get("wrong") == "1",
             search=(params.get("item") or "")[:MAX_SEARCH],
             items_public=found.items_public,
