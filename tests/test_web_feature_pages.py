@@ -275,3 +275,14 @@ async def test_a_model_card_set_on_the_command_line_shows_on_the_model_page(
         html = main_text((await http.get(f"/models/{MEDGEMMA.slug}")).text)
     assert 'href="https://huggingface.co/google/medgemma-27b-text-it"' in html
     assert "Gemma 3 27B" in html and "Health AI Developer Foundations" in html and "javascript:" not in html
+
+
+async def test_compare_from_a_result_preselects_it_as_a_and_another_result_as_b(
+    data_client: httpx.AsyncClient, run_ids: dict[str, str]
+) -> None:
+    hari = run_ids[f"{HARI.slug}@clinicalqa@0"]
+    result = main_text((await data_client.get(f"/r/{hari}")).text)
+    assert f'href="/compare?task=clinicalqa%400&amp;a={hari}"' in result
+    form = main_text((await data_client.get(f"/compare?task=clinicalqa@0&a={hari}")).text)
+    chosen = re.findall(r'<option value="([0-9a-f]{12})" selected>', form)
+    assert chosen[0] == hari and chosen[1] != hari
