@@ -85,7 +85,7 @@ async def test_a_demo_result_shows_accuracy_by_category_computed_from_the_shippe
         right[category[row["instance_id"]] or "(no category)"].append(row["correct"])
     largest, items = max(right.items(), key=lambda pair: (len(pair[1]), pair[0]))
     expected = f"{100 * sum(items) / len(items):.1f}%"
-    cells = rf'<td>{re.escape(largest)}</td><td class="num">{len(items)}</td><td class="num">{re.escape(expected)}</td>'
+    cells = rf'<td>{re.escape(largest)}</td><td class="num">{len(items)}</td><td class="num">{re.escape(expected)}\s'
     assert re.search(cells, html)
     sizes = Counter({name: len(values) for name, values in right.items()})
     assert sum(sizes.values()) == len(rows) == 862
