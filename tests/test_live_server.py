@@ -181,6 +181,7 @@ async def test_every_curl_example_in_the_readme_works(
     shutil.copyfile(HARI_CARD, tmp_path / "model_card.md")
     for command in commands:
         line = command.replace("http://127.0.0.1:8000", data_live_server.url).replace("<run_id>", run_id)
+        line = line.replace("<other_run_id>", run_ids[f"{MEDGEMMA.slug}@clinicalqa@0"])  # /v1/compare's B
         if shutil.which("curl"):
             done = subprocess.run(
                 [
