@@ -1,15 +1,17 @@
-"""Benchmark: server time to render a task page with 100 results and its forest plot, and the page's weight.
+"""Benchmark: server time and weight of a task page with 100 results and its forest plot, a result page with
+1,045 items (its item browser, categories or ROC) and the comparison of two results (/compare).
 
     .venv/bin/python bench/page_bench.py [--results 100] [--requests 50]
 
 Builds a temporary database with `--results` published results on clinicalqa@0 (1,045 items each, computed by
 tests/factory.py the way the harness computes them), starts the real app with its lifespan in process and
-requests /tasks/clinicalqa through the whole ASGI stack (routing, middleware, capabilities, Jinja2, the SVG
-plot) `--requests` times after a warm-up. Page weight is what a first visit downloads: the HTML plus every
+requests each page through the whole ASGI stack (routing, middleware, capabilities, Jinja2, the SVG
+plots) `--requests` times after a warm-up. Page weight is what a first visit downloads: the HTML plus every
 stylesheet and script it links (no images, fonts or third-party files exist), uncompressed and gzipped.
 The leaderboard and the task are answered from the server's read cache once computed (as in production,
 until the store changes); a second series empties that cache before every request, so each one recomputes
-them. Targets (issue 5): median server time <= 50 ms; page weight (HTML + CSS + JS) <= 100 KB.
+them (for /compare: the whole paired bootstrap again). Targets (issues 5 and 12), per page: median server time
+<= 50 ms; page weight (HTML + CSS + JS) <= 100 KB.
 """
 
 from __future__ import annotations
@@ -47,7 +49,9 @@ PAGE = "/tasks/clinicalqa"
 ASSET = re.compile(r'(?:src|href)="(/static/[^"]+\.(?:css|js))"')
 
 
-async def populate(settings: Settings, workdir: Path, count: int) -> None:
+async def populate(settings: Settings, workdir: Path, count: int) -> list[str]:
+    """Import `count` results on clinicalqa@0; return their run ids, best model first."""
+    run_ids = []
     store = await Store.open(settings.db)
     try:
         await sync_specs(store)
@@ -63,43 +67,71 @@ async def populate(settings: Settings, workdir: Path, count: int) -> None:
             bundle = write_bundle(
                 workdir / f"b{index:03d}", task="clinicalqa@0", model=model, quality=quality, tier=tier
             )
-            await import_result(registry, bundle)
+            run_ids.append((await import_result(registry, bundle)).run_id)
     finally:
         await store.close()
+    return run_ids[::-1]
 
 
 async def timed_requests(
-    client: httpx.AsyncClient, requests: int, before: Callable[[], None]
+    client: httpx.AsyncClient, page: str, requests: int, before: Callable[[], None]
 ) -> tuple[list[float], list[float]]:
-    """Wall-clock and process CPU milliseconds of `requests` GETs of the page, `before()` run ahead of each."""
+    """Wall-clock and process CPU milliseconds of `requests` GETs of `page`, `before()` run ahead of each."""
     timings, cpu = [], []
     for _ in range(requests):
         before()
         started, started_cpu = time.perf_counter(), time.process_time()
-        response = await client.get(PAGE)
+        response = await client.get(page)
         timings.append((time.perf_counter() - started) * 1000)
         cpu.append((time.process_time() - started_cpu) * 1000)
         response.raise_for_status()
     return timings, cpu
 
 
-async def measure(settings: Settings, requests: int) -> dict[str, Any]:
+async def measure(settings: Settings, page: str, requests: int) -> dict[str, Any]:
     application = build_app(settings)
     async with LifespanManager(application):
         transport = httpx.ASGITransport(app=application)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
             for _ in range(5):  # warm-up: templates compiled, caches filled
-                (await client.get(PAGE)).raise_for_status()
+                (await client.get(page)).raise_for_status()
             cache = application.state.runtime.registry.cache
-            warm = await timed_requests(client, requests, lambda: None)
-            cold = await timed_requests(client, requests, cache.values.clear)
-            html = (await client.get(PAGE)).content
+            warm = await timed_requests(client, page, requests, lambda: None)
+            cold = await timed_requests(client, page, requests, cache.values.clear)
+            html = (await client.get(page)).content
             assets = {}
             for path in sorted(set(ASSET.findall(html.decode()))):
                 asset = await client.get(path)
                 asset.raise_for_status()
                 assets[path] = len(asset.content)
             return {"warm": warm, "cold": cold, "html": html, "assets": assets}
+
+
+def report(page: str, measured: dict[str, Any]) -> bool:
+    """Print one page's figures beside the targets; whether both are met."""
+    html, assets = measured["html"], measured["assets"]
+    (timings, cpu), (cold, cold_cpu) = measured["warm"], measured["cold"]
+    median = statistics.median(timings)
+    asset_bytes = sum(assets.values())
+    total_kb = (len(html) + asset_bytes) / 1024
+    gzipped_kb = (len(gzip.compress(html)) + asset_bytes) / 1024  # assets counted uncompressed: an upper bound
+    items = html.count(b'<li class="item')
+    print(f"\npage {page}: {html.count(b'<tr')} table rows, {items} items shown")
+    print(f"{'measure':<52}{'value':>10}{'target':>10}  verdict")
+    verdict = "ok" if median <= TARGET_MS else "OVER"
+    label = f"server time, median of {len(timings)} requests"
+    print(f"{label:<52}{median:>8.1f}ms{TARGET_MS:>8.0f}ms  {verdict}")
+    print(f"{'  90th percentile':<52}{statistics.quantiles(timings, n=10)[-1]:>8.1f}ms")
+    print(f"{'  CPU time of the process, median':<52}{statistics.median(cpu):>8.1f}ms")
+    print(f"{'server time with the read cache emptied, median':<52}{statistics.median(cold):>8.1f}ms")
+    print(f"{'  CPU time of the process, median':<52}{statistics.median(cold_cpu):>8.1f}ms")
+    print(f"{'HTML':<52}{len(html) / 1024:>8.1f}KB")
+    for path, size in assets.items():
+        print(f"{'  + ' + path:<52}{size / 1024:>8.1f}KB")
+    verdict = "ok" if total_kb <= TARGET_KB else "OVER"
+    print(f"{'page weight (HTML + CSS + JS)':<52}{total_kb:>8.1f}KB{TARGET_KB:>8.0f}KB  {verdict}")
+    print(f"{'  the same with the HTML gzipped':<52}{gzipped_kb:>8.1f}KB")
+    return median <= TARGET_MS and total_kb <= TARGET_KB
 
 
 def main() -> int:
@@ -111,33 +143,12 @@ def main() -> int:
         root = Path(directory)
         settings = Settings(db=root / "bench.db", public_url="http://bench")
         started = time.perf_counter()
-        asyncio.run(populate(settings, root / "bundles", args.results))
+        run_ids = asyncio.run(populate(settings, root / "bundles", args.results))
         print(f"built {args.results} results on clinicalqa@0 in {time.perf_counter() - started:.1f} s")
-        measured = asyncio.run(measure(settings, args.requests))
-    html, assets = measured["html"], measured["assets"]
-    rows = html.count(b'class="rk"')
-    (timings, cpu), (cold, cold_cpu) = measured["warm"], measured["cold"]
-    median = statistics.median(timings)
-    asset_bytes = sum(assets.values())
-    total_kb = (len(html) + asset_bytes) / 1024
-    gzipped_kb = (len(gzip.compress(html)) + asset_bytes) / 1024  # assets counted uncompressed: an upper bound
-    print(f"page {PAGE}: {rows} leaderboard rows, forest plot with {html.count(b'<circle')} points")
-    print(f"{'measure':<52}{'value':>10}{'target':>10}  verdict")
-    verdict = "ok" if median <= TARGET_MS else "OVER"
-    label = f"server time, median of {len(timings)} requests"
-    print(f"{label:<52}{median:>8.1f}ms{TARGET_MS:>8.0f}ms  {verdict}")
-    print(f"{'  90th percentile':<52}{statistics.quantiles(timings, n=10)[-1]:>8.1f}ms")
-    print(f"{'  CPU time of the process, median':<52}{statistics.median(cpu):>8.1f}ms")
-    print(f"{'server time with the read cache emptied, median':<52}{statistics.median(cold):>8.1f}ms")
-    print(f"{'  CPU time of the process, median':<52}{statistics.median(cold_cpu):>8.1f}ms")
-    print(f"(load average while measuring: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)")
-    print(f"{'HTML':<52}{len(html) / 1024:>8.1f}KB")
-    for path, size in assets.items():
-        print(f"{'  + ' + path:<52}{size / 1024:>8.1f}KB")
-    verdict = "ok" if total_kb <= TARGET_KB else "OVER"
-    print(f"{'page weight (HTML + CSS + JS)':<52}{total_kb:>8.1f}KB{TARGET_KB:>8.0f}KB  {verdict}")
-    print(f"{'  the same with the HTML gzipped':<52}{gzipped_kb:>8.1f}KB")
-    return 0 if median <= TARGET_MS and total_kb <= TARGET_KB else 1
+        pages = [PAGE, f"/r/{run_ids[0]}", f"/compare?task=clinicalqa@0&a={run_ids[0]}&b={run_ids[1]}"]
+        met = [report(page, asyncio.run(measure(settings, page, args.requests))) for page in pages]
+    print(f"(load average after measuring: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)")
+    return 0 if all(met) else 1
 
 
 if __name__ == "__main__":

@@ -86,7 +86,7 @@ def rank_ranges(
     codes, n_units = stats.unit_codes(units)
     if replicates < 0 or not 0.0 < level < 1.0:
         raise ValueError("replicates must be >= 0 and level strictly between 0 and 1")
-    models = _models(metric, codes, n_units, correct, labels, scores)
+    models = model_scorer(metric, codes, n_units, correct, labels, scores)
     point_ranks = competition_ranks(models.values(stats.full_data_counts(n_units))[0][0], higher_is_better)
     rows = max(1, stats.CHUNK_ELEMENTS // max(len(codes), n_units))
     rank_blocks = [np.zeros((0, point_ranks.size), dtype=np.int64)]
@@ -118,7 +118,7 @@ class _PerModel:
         return np.stack([value for value, _ in parts], axis=1), parts[0][1]
 
 
-def _models(
+def model_scorer(
     metric: str,
     codes: stats.IntArray,
     n_units: int,

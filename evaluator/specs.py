@@ -38,6 +38,10 @@ class TaskMeta(BaseModel):
     change_note: str = ""
     contamination_note: str = ""
     catalog_id: str | None = None
+    items_public: bool = False
+    """The dataset's licence allows showing the items' texts on the result pages (question, options, answer)."""
+    item_category: str | None = None
+    """The field of an item's source record that names its category (e.g. a specialty), for per-category scores."""
 
 
 class TaskSpec(BaseModel):

@@ -34,6 +34,7 @@ from tools.registry import Registry
 from tools.seed import sync_specs
 from web.benchmarks import benchmark_page_routes
 from web.bodies import UPLOAD_LIMIT
+from web.feature_pages import feature_page_routes
 from web.pages import known_page, page_routes
 from web.review_pages import review_routes_for
 from web.withdraw_pages import withdraw_routes
@@ -141,7 +142,12 @@ def build_app(settings: Settings) -> Starlette:
         finally:
             await store.close()
 
-    public_pages = [*page_routes(runtime), *benchmark_page_routes(runtime), *withdraw_routes(runtime)]
+    public_pages = [
+        *feature_page_routes(runtime),
+        *page_routes(runtime),
+        *benchmark_page_routes(runtime),
+        *withdraw_routes(runtime),
+    ]
 
     async def is_page(path: str) -> bool:
         return await known_page(runtime, public_pages, path)  # the maintainers' pages count no visits

@@ -14,14 +14,17 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from tools import catalog, datasets, evidence, exports, leaderboard, lookup, models, predictions, results, stats, tasks
+from tools import catalog, compare, datasets, evidence, exports, leaderboard, lookup, models, predictions, results, stats, tasks
 from tools.errors import (
     AppError,
     BadRequest,
     BenchmarkNotFound,
     DatasetNotFound,
     ModelNotFound,
+    NotComparable,
     RunNotFound,
+    RunNotOnTask,
+    RunNotPublished,
     TaskNotFound,
 )
 from tools.registry import Registry
@@ -132,6 +135,15 @@ OPERATIONS: tuple[Operation, ...] = (
         "/v1/lookup",
         "Whether a model has been evaluated on a task — call this before running it yourself",
         errors=(TaskNotFound, ModelNotFound),
+    ),
+    Operation(
+        "compare",
+        compare.compare,
+        compare.CompareQuery,
+        compare.Comparison,
+        "/v1/compare",
+        "Two results of one task compared: difference with its paired-bootstrap 95% CI, P(A better), agreement",
+        errors=(TaskNotFound, RunNotFound, RunNotOnTask, RunNotPublished, NotComparable),
     ),
     Operation(
         "stats",

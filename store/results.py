@@ -195,3 +195,12 @@ def published_totals(store: Store) -> dict[str, float]:
 
 def model_has_results(store: Store, model_slug: str) -> bool:
     return store.read_one("SELECT 1 FROM results WHERE model_slug = ? LIMIT 1", (model_slug,)) is not None
+
+
+def published_counts_by_model(store: Store) -> dict[str, int]:
+    """How many published, complete results each model has (models without any are absent)."""
+    rows = store.read(
+        "SELECT model_slug, COUNT(*) AS results FROM results WHERE status = 'published' AND partial = 0 "
+        "GROUP BY model_slug"
+    )
+    return {row["model_slug"]: row["results"] for row in rows}

@@ -56,6 +56,11 @@ CASES = [
     (f"/v1/benchmarks?tag={SQL}", 400, "bad_request"),
     ("/v1/benchmarks?language=korean!", 400, "bad_request"),
     ("/v1/benchmarks?status=Runs%20Here", 400, "bad_request"),
+    ("/v1/compare", 400, "bad_request"),
+    ("/v1/compare?task=clinicalqa@0&a=000000000000", 400, "bad_request"),
+    ("/v1/compare?task=clinicalqa@0&a=000000000000&b=000000000001", 404, "run_not_found"),
+    ("/v1/compare?task=nope@0&a=000000000000&b=000000000001", 404, "task_not_found"),
+    (f"/v1/compare?task=clinicalqa@0&a={LONG}&b=x", 400, "bad_request"),
     ("/v1/nope", 404, "not_found"),
     ("/v1", 404, "not_found"),
 ]

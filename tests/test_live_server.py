@@ -51,6 +51,11 @@ def parity_calls(run_ids: dict[str, str]) -> list[tuple[str, str, dict[str, Any]
         ),
         ("get_benchmark", "/v1/benchmarks/medbench", {"id": "medbench"}),
         ("list_evidence", "/v1/evidence?model=hari-q3-8b", {"model": "hari-q3-8b"}),
+        (
+            "compare",
+            f"/v1/compare?task=clinicalqa@0&a={run_ids[f'{MEDGEMMA.slug}@clinicalqa@0']}&b={run_id}",
+            {"task": "clinicalqa@0", "a": run_ids[f"{MEDGEMMA.slug}@clinicalqa@0"], "b": run_id},
+        ),
     ]
 
 
@@ -177,6 +182,7 @@ async def test_every_curl_example_in_the_readme_works(
     shutil.copyfile(HARI_CARD, tmp_path / "model_card.md")
     for command in commands:
         line = command.replace("http://127.0.0.1:8000", data_live_server.url).replace("<run_id>", run_id)
+        line = line.replace("<other_run_id>", run_ids[f"{MEDGEMMA.slug}@clinicalqa@0"])  # /v1/compare's B
         if shutil.which("curl"):
             done = subprocess.run(
                 [

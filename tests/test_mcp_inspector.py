@@ -11,7 +11,7 @@ import pytest
 
 from server.capabilities import OPERATIONS
 from tests.conftest import LiveServer
-from tests.populate import HARI
+from tests.populate import HARI, MEDGEMMA
 
 pytestmark = [
     pytest.mark.anyio,
@@ -44,6 +44,7 @@ async def test_the_inspector_lists_and_calls_every_tool(data_live_server: LiveSe
         "get_model": ["model=hari-q3-8b"],
         "list_benchmarks": ["q=medbench"],
         "get_benchmark": ["id=medbench"],
+        "compare": ["task=clinicalqa@0", f"a={run_ids[f'{MEDGEMMA.slug}@clinicalqa@0']}", f"b={run_id}"],
     }
 
     def call(name: str) -> dict:  # type: ignore[type-arg]

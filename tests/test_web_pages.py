@@ -162,7 +162,8 @@ async def test_result_page_shows_metrics_bibtex_and_links(
     assert f"benchtoward_{run_id}" in page and f"/artifacts/{run_id}/predictions.parquet" in page
     assert f'href="/v1/results/{run_id}"' in page and body["run_key"] in page and body["spec_hash"] in page
     for metric in body["metrics"]:
-        assert f"<td>{metric['name']}" in page and f"{metric['ci_low']:.3f}–{metric['ci_high']:.3f}" in page
+        label = metric["name"].upper() if metric["name"] in ("auroc", "auprc") else metric["name"].capitalize()
+        assert f'<td data-label="Metric">{label}' in page and f"{metric['ci_low']:.3f}–{metric['ci_high']:.3f}" in page
     assert f"{body['bootstrap']['n_units']} patients" in page  # the number of units resampled
     assert body["versions"]["harness"] in page and 'class="copy" data-copy="bibtex" hidden' in page
     assert "Most common answer" not in page and "In review." not in page

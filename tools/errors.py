@@ -93,6 +93,24 @@ class Conflict(AppError):
     status = 409
 
 
+class RunNotOnTask(BadRequest):
+    """A run id names a result of another task version than the one asked about."""
+
+    code = "run_not_on_task"
+
+
+class RunNotPublished(Conflict):
+    """The result is in review, withdrawn or partial: it is on no leaderboard, so it is not compared."""
+
+    code = "run_not_published"
+
+
+class NotComparable(Conflict):
+    """Two results were scored on different instance sets, so no item-by-item (paired) comparison exists."""
+
+    code = "not_comparable"
+
+
 class PayloadTooLarge(AppError):
     code = "payload_too_large"
     status = 413

@@ -51,6 +51,13 @@ def aligned(paths: list[Path], kind: str) -> tuple[np.ndarray, dict[str, np.ndar
     return units, {"labels": first.column("label").to_numpy().astype(bool), "scores": values.astype(np.float64)}
 
 
+def ranked_together(results: list[Result]) -> list[Result]:
+    """The results whose ranges are computed together, by run_id: those on the most common instance set."""
+    sets = Counter(r.instance_set_hash for r in results)
+    main_set = max(sets, key=lambda h: (sets[h], h)) if sets else None
+    return sorted((r for r in results if r.instance_set_hash == main_set), key=lambda r: r.run_id)
+
+
 def compute(spec: TaskSpec, kind: str, run_ids: list[str], paths: list[Path]) -> dict[str, tuple[int, int]]:
     units, data = aligned(paths, kind)
     result = ranks.rank_ranges(
@@ -72,9 +79,7 @@ async def refresh_rank_ranges(registry: Registry, slug: str, version: int) -> Ra
         return None
     spec = TaskSpec.model_validate(orjson.loads(task.spec_json))
     results = published_results(registry, slug, version)
-    sets = Counter(r.instance_set_hash for r in results)
-    main_set = max(sets, key=lambda h: (sets[h], h)) if sets else None
-    together = sorted((r for r in results if r.instance_set_hash == main_set), key=lambda r: r.run_id)
+    together = ranked_together(results)
     apart = len(results) - len(together)
     run_ids = [r.run_id for r in together]
     paths = [registry.predictions_path(r.predictions_path) for r in together]

@@ -23,6 +23,7 @@ from tools.schemas import TIER_MEANINGS
 from tools.usage import Visitor
 from web.forest import Estimate, forest_plot
 from web.format import FILTERS, money, number
+from web.plots import cost_plot_for
 
 __all__ = ["Site", "environment", "error_page", "known_page", "money", "number", "page_routes", "render"]
 Q = TypeVar("Q", bound=BaseModel)
@@ -57,6 +58,7 @@ def environment() -> Environment:
     env.filters.update(FILTERS)
     env.globals["tier_meanings"] = TIER_MEANINGS
     env.globals["status_meanings"] = STATUS_MEANINGS
+    env.globals["cost_plot_for"] = cost_plot_for  # _task_features.html
     return env
 
 
@@ -135,17 +137,6 @@ def page_routes(site: Site) -> list[BaseRoute]:
             board_query=board_query(query),
         )
 
-    async def result_page(request: Request) -> Response:
-        query = parse(results.GetResultQuery, request.path_params)
-        result = await results.get_result(site.registry, query)  # no visitor: reading the page is no download
-        return render("result.html", title=f"{result.model.name} on {result.task}", result=result)
-
-    async def model_page(request: Request) -> Response:
-        detail = await models.get_model(
-            site.registry, parse(models.GetModelQuery, {"model": request.path_params["slug"]})
-        )
-        return render("model.html", title=detail.name, model=detail)
-
     async def dataset_index(request: Request) -> Response:
         dataset_list = await datasets.list_datasets(site.registry, datasets.ListDatasetsQuery())
         task_list = await tasks.list_tasks(site.registry, tasks.ListTasksQuery())
@@ -155,8 +146,7 @@ def page_routes(site: Site) -> list[BaseRoute]:
         Route("/", home, name="home"),
         Route("/tasks", task_index, name="task_index"),
         Route("/tasks/{slug}", task_page, name="task_page"),
-        Route("/r/{run_id}", result_page, name="result_page"),
-        Route("/models/{slug:path}", model_page, name="model_page"),
+        # /r/{run_id}, /models, /models/{slug} and /compare: web/feature_pages.py
         Route("/datasets", dataset_index, name="dataset_index"),
         Route("/about", page("about.html", "About"), name="about"),
         Route("/authors", page("authors.html", "For authors"), name="authors"),
