@@ -84,7 +84,11 @@ def test_everything_is_escaped_and_kept_as_text() -> None:
 
 def test_links_carry_only_their_address_and_images_are_no_requests() -> None:
     html = render_markdown('[paper](https://arxiv.org/abs/1 "Title") ![figure](https://img.example/x.png)')
-    assert tags_of(html) == [("p", []), ("a", [("href", "https://arxiv.org/abs/1")]), ("a", [("href", "https://img.example/x.png")])]
+    assert tags_of(html) == [
+        ("p", []),
+        ("a", [("href", "https://arxiv.org/abs/1")]),
+        ("a", [("href", "https://img.example/x.png")]),
+    ]
     assert "<img" not in html and "figure" in html
 
 
