@@ -9,13 +9,14 @@ as text), images are off (no request to a third party from our pages; `![alt](ur
 link), every text part is escaped by the renderer, and a link is made only for an http(s) URL with a host
 (`javascript:`, `data:` and relative links are shown as the text they are). Links carry only `href` (no title
 attribute), code blocks carry no class, and headings shift down (`heading_offset`) so the page keeps its own
-h1 and h2. Nothing is dropped: what is not markup stays as text.
+h1 and h2. Nothing is dropped: what is not markup stays as text. Prose dashes read as typeset ("--" as "–",
+"---" as "—"; never inside code).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -48,7 +49,7 @@ def code_block(renderer: Any, tokens: Sequence[Token], index: int, options: Any,
 
 @cache
 def parser(heading_offset: int) -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": False}).disable("image")
+    md = MarkdownIt("commonmark", {"html": False, "typographer": True}).disable("image").enable("replacements")
     md.validateLink = is_web_url  # type: ignore[method-assign]
     md.add_render_rule("link_open", link_open)
     md.add_render_rule("fence", code_block)
@@ -69,6 +70,7 @@ def render_inline(text: str) -> Markup:
     return Markup(parser(1).renderInline(text.strip()))  # the renderer escapes every text part
 
 
+@lru_cache(maxsize=128)  # an entry's body is rendered once, not on every view of its page
 def render_markdown(text: str, heading_offset: int = 1) -> Markup:
     """The body as safe HTML (see the module docstring); an h1 in the text becomes at least an h2."""
     return Markup(parser(max(1, heading_offset)).render(text).strip())  # the renderer escapes every text part
