@@ -17,7 +17,7 @@ from tools import catalog, leaderboard
 from tools.catalog_entry import CatalogEntry
 from tools.errors import BadRequest
 from web.markdown import is_web_url, render_inline, render_markdown
-from web.pages import Site, render
+from web.pages import Site, render, site_demo_only
 
 Query = TypeVar("Query", bound=BaseModel)
 LEADERBOARD_PREVIEW = 5
@@ -146,6 +146,7 @@ def benchmark_page_routes(site: Site) -> list[BaseRoute]:
             tags=facet_counts([tag for b in everything.benchmarks for tag in b.tags]),
             language_names=LANGUAGE_NAMES,
             total=everything.total,
+            demo_only=await site_demo_only(site),
         )
 
     async def benchmark_page(request: Request) -> Response:
@@ -164,6 +165,7 @@ def benchmark_page_routes(site: Site) -> list[BaseRoute]:
             harness=harness_rows(entry),
             is_web_url=is_web_url,
             md=render_inline,
+            demo_only=await site_demo_only(site),
         )
 
     return [

@@ -24,6 +24,7 @@ from web.boards import BoardView, board_view, clean_params, is_reference, task_v
 from web.forest import Estimate, forest_plot
 from web.format import FILTERS, money, number
 from web.friendly import Wording, nearest, wording
+from web.markdown import render_inline
 
 __all__ = ["Site", "environment", "error_page", "known_page", "money", "number", "page_routes", "render"]
 Q = TypeVar("Q", bound=BaseModel)
@@ -56,6 +57,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters.update(FILTERS)
+    env.filters["md"] = render_inline
     env.globals["tier_meanings"] = TIER_MEANINGS
     env.globals["status_meanings"] = STATUS_MEANINGS
     return env
@@ -108,11 +110,11 @@ def parse(query: type[Q], values: Mapping[str, object]) -> Q:
         raise BadRequest(problems[:300]) from None
 
 
-def page(template: str, title: str) -> Callable[[Request], Awaitable[Response]]:
+def page(site: Site, template: str, title: str) -> Callable[[Request], Awaitable[Response]]:
     """A page with no data of its own (About, For authors, Privacy, Disclaimer)."""
 
     async def handle(request: Request) -> Response:
-        return render(template, title=title)
+        return render(template, title=title, demo_only=await site_demo_only(site))
 
     return handle
 
@@ -191,7 +193,13 @@ def page_routes(site: Site) -> list[BaseRoute]:
     async def dataset_index(request: Request) -> Response:
         dataset_list = await datasets.list_datasets(site.registry, datasets.ListDatasetsQuery())
         task_list = await tasks.list_tasks(site.registry, tasks.ListTasksQuery())
-        return render("datasets.html", title="Datasets", datasets=dataset_list.datasets, tasks=task_list.tasks)
+        return render(
+            "datasets.html",
+            title="Datasets",
+            datasets=sorted(dataset_list.datasets, key=lambda d: d.demo),
+            tasks=task_list.tasks,
+            demo_only=demo_only(task_list.tasks),
+        )
 
     return [
         Route("/", home, name="home"),
@@ -200,10 +208,10 @@ def page_routes(site: Site) -> list[BaseRoute]:
         Route("/r/{run_id}", result_page, name="result_page"),
         Route("/models/{slug:path}", model_page, name="model_page"),
         Route("/datasets", dataset_index, name="dataset_index"),
-        Route("/about", page("about.html", "About"), name="about"),
-        Route("/authors", page("authors.html", "For authors"), name="authors"),
-        Route("/privacy", page("privacy.html", "Privacy"), name="privacy"),
-        Route("/disclaimer", page("disclaimer.html", "Disclaimer"), name="disclaimer"),
+        Route("/about", page(site, "about.html", "About"), name="about"),
+        Route("/authors", page(site, "authors.html", "For authors"), name="authors"),
+        Route("/privacy", page(site, "privacy.html", "Privacy"), name="privacy"),
+        Route("/disclaimer", page(site, "disclaimer.html", "Disclaimer"), name="disclaimer"),
         Mount("/static", StaticFiles(packages=[("web", "static")]), name="static"),
     ]
 
@@ -229,6 +237,11 @@ async def mini_boards(
 
 def estimate(row: leaderboard.LeaderboardRow) -> Estimate:
     return Estimate(row.model.name, row.metric.value, row.metric.ci_low, row.metric.ci_high, is_reference(row))
+
+
+async def site_demo_only(site: Site) -> bool:
+    """Whether pages show the site-wide "Demo instance" notice (pass it to render as `demo_only`)."""
+    return demo_only((await tasks.list_tasks(site.registry, tasks.ListTasksQuery())).tasks)
 
 
 def demo_only(task_list: list[tasks.TaskSummary]) -> bool:
