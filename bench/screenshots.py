@@ -45,9 +45,10 @@ EXTRA = [
 # What a page's layout must hold: overflow of the page, and cells or SVGs wider than the box they sit in.
 MEASURE = """() => {
   const clipped = [...document.querySelectorAll('td, th, svg')].filter(el => {
-    const box = el.closest('.scroll') || el.parentElement;
-    return el.getBoundingClientRect().right > box.getBoundingClientRect().right + 1
-      && getComputedStyle(box).overflowX !== 'visible';
+    let box = el.parentElement;  // the nearest ancestor that hides or scrolls what sticks out
+    while (box && box !== document.body && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+    return box && box.getBoundingClientRect().width > 1  // a visually hidden header is no clipped content
+    && el.getBoundingClientRect().right > box.getBoundingClientRect().right + 1;
   }).length;
   return [document.documentElement.scrollWidth - window.innerWidth, clipped];
 }"""

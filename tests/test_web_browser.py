@@ -53,9 +53,10 @@ SIZES = [(390, 844), (1280, 900)]
 SCROLLING_TABLES = ("/r/", "/models/")
 # Table cells and SVGs wider than the box that holds them (a scroll box or their parent): hidden content.
 CLIPPED = """[...document.querySelectorAll('main td, main th, main svg')].filter(el => {
-  const box = el.closest('.scroll') || el.parentElement;
-  return el.getBoundingClientRect().right > box.getBoundingClientRect().right + 1
-    && getComputedStyle(box).overflowX !== 'visible';
+  let box = el.parentElement;  // the nearest ancestor that hides or scrolls what sticks out
+  while (box && box !== document.body && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+  return box && box.getBoundingClientRect().width > 1  // a visually hidden header is no clipped content
+    && el.getBoundingClientRect().right > box.getBoundingClientRect().right + 1;
 }).map(el => el.tagName + ': ' + el.textContent.trim().slice(0, 40))"""
 
 pytestmark = [
