@@ -214,3 +214,11 @@ async def test_hostile_entry_content_is_escaped_everywhere(settings: Settings, t
             assert 'href="javascript:' not in page.text and 'href="data:' not in page.text
         detail = await client.get("/benchmarks/evil")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in detail.text
+
+
+async def test_the_list_page_sorts_by_a_column_heading(client: httpx.AsyncClient) -> None:
+    page = (await client.get("/benchmarks?sort=-name")).text
+    table = page.split("<tbody>", 1)[1]
+    names = ["VitalDB intraoperative", "MedBench", "ClinicalQA"]
+    assert [table.index(name) for name in names] == sorted(table.index(name) for name in names)
+    assert 'aria-sort="descending"' in page and 'href="/benchmarks?sort=name"' in page  # the next click reverses

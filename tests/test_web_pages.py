@@ -356,3 +356,14 @@ async def test_a_result_on_a_demo_task_carries_the_demo_banner_everywhere_it_is_
     latest = home.split('id="latest-heading"', 1)[1].split("</table>", 1)[0]
     assert "Demo Model" in latest and "demo data" in latest
     assert "demo data" in model
+
+
+async def test_tasks_index_searches_filters_by_status_and_sorts(data_client: httpx.AsyncClient) -> None:
+    found = main_text((await data_client.get("/tasks", params={"q": "demo"})).text)
+    table = found.split("<tbody>", 1)[1]
+    assert "clinicalqa-upstream-demo" in table and 'href="/tasks/clinicalqa?version=0"' not in table
+    assert '<option value="published">published (' in found  # the statuses that occur, with counts
+    by_results = main_text((await data_client.get("/tasks", params={"sort": "-results"})).text).split("<tbody>", 1)[1]
+    assert by_results.index('href="/tasks/clinicalqa?version=0"') < by_results.index("clinicalqa-upstream-demo")
+    nothing = main_text((await data_client.get("/tasks", params={"status": "building"})).text)
+    assert "No task matches" in nothing

@@ -16,6 +16,7 @@ from starlette.routing import BaseRoute, Route
 from tools import catalog, leaderboard
 from tools.catalog_entry import CatalogEntry
 from tools.errors import BadRequest
+from web.boards import Sortable, parse_sort, sort_links, sorted_rows
 from web.markdown import is_web_url, render_inline, render_markdown
 from web.pages import Site, render, site_demo_only
 
@@ -87,6 +88,13 @@ def parse(model: type[Query], values: dict[str, Any]) -> Query:
         raise BadRequest(problems[:500]) from None
 
 
+CATALOG_SORTS: dict[str, Sortable] = {  # without `sort`, the API's order: relevance to the search, names first
+    "name": ("Benchmark", lambda b: b.name.casefold(), False),
+    "languages": ("Languages", lambda b: ", ".join(b.languages) or None, False),
+    "here": ("At BenchToward", lambda b: (not b.runs_here, b.name.casefold()), False),
+}
+
+
 def body_without(body: str, note: str | None) -> str:
     """The body with the naming-collision paragraph the page's banner already shows replaced by a pointer to it,
     so that the page says it once."""
@@ -128,6 +136,7 @@ def benchmark_page_routes(site: Site) -> list[BaseRoute]:
             return RedirectResponse(f"/benchmarks?{urlencode(lenient(params))}", 303)
         everything = await catalog.list_benchmarks(site.registry, catalog.ListBenchmarksQuery(limit=catalog.MAX_LIMIT))
         wanted = lenient(params)
+        sort, descending = parse_sort(wanted.get("sort", ""), CATALOG_SORTS, "relevance")
         try:
             query = parse(catalog.ListBenchmarksQuery, wanted)
             found = await catalog.list_benchmarks(site.registry, query)
@@ -141,6 +150,17 @@ def benchmark_page_routes(site: Site) -> list[BaseRoute]:
             query=query,
             typed=wanted,
             found=found,
+            rows=sorted_rows(found.benchmarks, CATALOG_SORTS[sort][1], descending)
+            if sort in CATALOG_SORTS
+            else found.benchmarks,
+            sorts=sort_links(
+                "/benchmarks",
+                {k: v for k, v in wanted.items() if k != "sort"},
+                CATALOG_SORTS,
+                sort,
+                descending,
+                "relevance",
+            ),
             languages=facet_counts([lang for b in everything.benchmarks for lang in b.languages]),
             statuses=facet_counts([b.disposition for b in everything.benchmarks]),
             tags=facet_counts([tag for b in everything.benchmarks for tag in b.tags]),
@@ -159,7 +179,9 @@ def benchmark_page_routes(site: Site) -> list[BaseRoute]:
             detail=detail,
             entry=entry,
             page=entry.page,
-            body=render_markdown(body_without(entry.body, detail.name_collision and detail.name_collision.note)),
+            body=render_markdown(
+                body_without(entry.body, detail.name_collision.note if detail.name_collision else None)
+            ),
             boards=await benchmark_tasks(site, detail),
             lineage_ids={link.name: link.id for link in detail.lineage if link.id},
             harness=harness_rows(entry),

@@ -99,7 +99,13 @@ def parse_sort(raw: str, sorts: Mapping[str, object], default: str) -> tuple[str
 
 
 def sort_links(
-    base: str, params: dict[str, str], sorts: Mapping[str, Sortable], sort: str, descending: bool, default: str
+    base: str,
+    params: dict[str, str],
+    sorts: Mapping[str, Sortable],
+    sort: str,
+    descending: bool,
+    default: str,
+    anchor: str = "",
 ) -> dict[str, SortLink]:
     links = {}
     for name, (heading, _, first_descending) in sorts.items():
@@ -111,7 +117,7 @@ def sort_links(
         wanted = {**params, "sort": ("-" if next_descending else "") + name}
         if wanted["sort"] == default:
             wanted.pop("sort")
-        links[name] = SortLink(name, heading, f"{base}?{urlencode(wanted, safe='@')}#board-heading", current)
+        links[name] = SortLink(name, heading, f"{base}?{urlencode(wanted, safe='@')}{anchor}", current)
     return links
 
 
@@ -139,7 +145,7 @@ def board_view(board: Leaderboard, params: Mapping[str, str], base: str, keep: M
         descending=descending,
         model_types=facets([r.model.type for r in board.rows], model_type),
         tiers=facets([r.tier for r in board.rows], tier),
-        sorts=sort_links(base, state, SORTS, sort, descending, "rank"),
+        sorts=sort_links(base, state, SORTS, sort, descending, "rank", "#board-heading"),
         filtered=bool(q or model_type or tier),
     )
 

@@ -25,6 +25,13 @@ def number(value: float | None, digits: int = 3) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
 
+KIND_LABELS = {"mcq": "multiple choice", "binary_timeseries": "binary prediction from time series"}
+
+
+def kind_label(kind: str) -> str:
+    return KIND_LABELS.get(kind, kind.replace("_", " "))
+
+
 def money(value: float | None) -> str:
     return "—" if value is None else f"${value:,.2f}"
 
@@ -81,6 +88,7 @@ FILTERS = {
     "number": number,
     "money": money,
     "count": count,
+    "kind_label": kind_label,
     "metric_label": metric_label,
     "rank_span": rank_span,
     "percent": percent,
