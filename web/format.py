@@ -25,7 +25,7 @@ def number(value: float | None, digits: int = 3) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
 
-KIND_LABELS = {"mcq": "multiple choice", "binary_timeseries": "binary prediction from time series"}
+KIND_LABELS = {"mcq": "multiple choice", "binary_timeseries": "time series, yes or no"}
 
 
 def kind_label(kind: str) -> str:
