@@ -312,7 +312,7 @@ def test_a_rank_range_reads_inline_and_by_touch(
     phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
     for page in new_page(browser, server, request, **phone):
         page.goto("/tasks/clinicalqa")
-        ranks = page.locator("table.board tbody tr:not(.reference) td.rank")
+        ranks = page.locator("table.board tbody tr:not(.reference) td:first-child")
         for index, row in enumerate(rows):  # inline: the rank, and its range when it spans more than one place
             best, worst = row["rank_range"]
             shown = str(row["rank"]) if best == worst else f"{row['rank']}{best}–{worst}"

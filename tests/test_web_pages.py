@@ -184,7 +184,7 @@ async def test_the_forest_plot_is_server_rendered_svg_with_a_text_alternative(da
     svg = page.split("<svg", 1)[1].split("</svg>", 1)[0]
     assert 'role="img"' in svg and 'aria-labelledby="forest-title forest-caption"' in svg
     assert '<title id="forest-title">Forest plot of Accuracy on clinicalqa@0, 3 result(s) and 1 reference' in svg
-    assert svg.count("<circle") == 3 and svg.count('class="ci"') == 3  # the models, as rows
+    assert svg.count("<circle") == 3 and svg.count('<g class="pt">') == 3  # the models, as rows
     assert svg.count('class="refline"') == 1 and MAJORITY.name in svg  # the baseline, as a vertical line
     assert "min-width" not in svg
     assert 'id="forest-caption"' in page and "The same numbers are in the table above" in page

@@ -30,6 +30,7 @@ __all__ = ["Site", "environment", "error_page", "known_page", "money", "number",
 Q = TypeVar("Q", bound=BaseModel)
 MAINTAINER_TEMPLATES = ("review_",)
 MINI_ROWS = 5  # rows of each task's leaderboard on the home page
+PLOT_ROWS = 30  # the forest plot draws the first rows of the view: past ~30 rows a plot no longer reads
 STATUS_MEANINGS = {
     "building": "The task builder is preparing the protocol, data, code or baselines.",
     "in_review": "Built and waiting for its check: reference models are compared with the baselines, then the "
@@ -172,7 +173,8 @@ def page_routes(site: Site) -> list[BaseRoute]:
             task=detail,
             board=board,
             view=view,
-            plot=forest_plot([estimate(r) for r in view.rows], board.primary_metric),
+            plot=forest_plot([estimate(r) for r in view.rows[:PLOT_ROWS]], board.primary_metric),
+            plot_rows=PLOT_ROWS,
             catalog_entry=await catalog.benchmark_link(site.registry, detail.catalog_id),
             board_query=board_query(detail.task, view),
             demo_task=next((t for t in task_list.tasks if t.demo and t.n_results), None),
