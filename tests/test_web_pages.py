@@ -367,3 +367,13 @@ async def test_tasks_index_searches_filters_by_status_and_sorts(data_client: htt
     assert by_results.index('href="/tasks/clinicalqa?version=0"') < by_results.index("clinicalqa-upstream-demo")
     nothing = main_text((await data_client.get("/tasks", params={"status": "building"})).text)
     assert "No task matches" in nothing
+
+
+async def test_datasets_page_shows_no_markdown_or_repository_internals_outside_details(
+    client: httpx.AsyncClient,
+) -> None:
+    page = main_text((await client.get("/datasets")).text)
+    outside = re.sub(r"<details.*?</details>", "", page, flags=re.S)
+    assert "`" not in outside and "<code>benchtoward data fetch vitaldb</code>" in outside  # markdown, rendered
+    assert "PROVENANCE.md" not in outside and "PROVENANCE.md" in page  # kept, behind a details element
+    assert "evaluator.vitaldb.synthetic" not in outside

@@ -3,6 +3,7 @@ as /v1 and MCP; the templates and the filters in web/format.py decide only how t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from functools import cache
 from typing import Any, Protocol, TypeVar
@@ -199,6 +200,7 @@ def page_routes(site: Site) -> list[BaseRoute]:
             "datasets.html",
             title="Datasets",
             datasets=sorted(dataset_list.datasets, key=lambda d: d.demo),
+            notes={d.slug: split_provenance(d.notes) for d in dataset_list.datasets},
             tasks=task_list.tasks,
             demo_only=demo_only(task_list.tasks),
         )
@@ -222,6 +224,15 @@ def board_query(task: str, view: BoardView) -> str:
     """The query string of the leaderboard's CSV and JSON links: the task and the filters the API knows."""
     parts = [("task", task), ("model_type", view.model_type), ("tier", view.tier)]
     return urlencode([(name, value) for name, value in parts if value], safe="@")
+
+
+PROVENANCE = re.compile(r"\s*Provenance:\s*(\S+?)\.?\s*$")
+
+
+def split_provenance(notes: str) -> tuple[str, str | None]:
+    """A dataset's notes without a closing "Provenance: <repository path>." (a maintainer's pointer, shown apart)."""
+    found = PROVENANCE.search(notes)
+    return (notes[: found.start()], found.group(1)) if found else (notes, None)
 
 
 async def mini_boards(
