@@ -197,6 +197,7 @@ def test_the_leaderboard_works_with_the_keyboard_alone(page: Page, site: tuple[L
     page.get_by_role("button", name="Filter").focus()
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"tier=baseline"))
+    assert "q=" not in page.url and "model_type=" not in page.url  # the fields left empty are not in the URL
     expect(page.locator("table.board tbody tr")).to_have_count(1)
 
 
