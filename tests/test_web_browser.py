@@ -46,6 +46,7 @@ LAUNCH_ARGS = [
 # does not count; these tests stand for a person, so they present an ordinary Chrome user agent.
 PERSON = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36"
 HOSTILE = FakeModel("evil/xss", '<script>alert(1)</script>"><img src=x onerror=alert(2)>')
+TIED = FakeModel("qwen/qwen3-32b", "Qwen3 32B")  # scored a hair below HARI: their 95% rank ranges overlap
 WAIT_SECONDS = 15.0
 SIZES = [(390, 844), (1280, 900)]
 # Pages whose tables still scroll sideways inside their own box on a phone instead of becoming cards: the result
@@ -90,6 +91,8 @@ def seed_site(directory: Path) -> tuple[Settings, dict[str, str]]:
             run_ids = await populate(registry, directory / "bundles")
             bundle = write_bundle(directory / "hostile", task="clinicalqa@0", model=HOSTILE, quality=0.45)
             run_ids[f"{HOSTILE.slug}@clinicalqa@0"] = (await import_result(registry, bundle)).run_id
+            bundle = write_bundle(directory / "tied", task="clinicalqa@0", model=TIED, quality=0.655)
+            run_ids[f"{TIED.slug}@clinicalqa@0"] = (await import_result(registry, bundle)).run_id
             return run_ids
         finally:
             await store.close()
@@ -318,12 +321,13 @@ def test_a_rank_range_reads_inline_and_by_touch(
             best, worst = row["rank_range"]
             shown = str(row["rank"]) if best == worst else f"{row['rank']}{best}–{worst}"
             expect(ranks.nth(index)).to_contain_text(shown)
-        second = page.locator(".rk").nth(1)
-        second.tap()
-        tooltip = page.locator(f"#{second.get_attribute('aria-describedby')}")
+        shared = next(i for i, row in enumerate(rows) if row["rank_range"][0] != row["rank_range"][1])
+        rank = page.locator(".rk").nth(shared)  # a shared rank: its inline range sits between it and its tooltip
+        rank.tap()
+        tooltip = page.locator(f"#{rank.get_attribute('aria-describedby')}")
         expect(tooltip).to_be_visible()
-        expect(tooltip).to_have_text(range_text(rows[1]))
-        name = page.get_by_role("link", name=rows[1]["model"]["name"]).first
+        expect(tooltip).to_have_text(range_text(rows[shared]))
+        name = page.get_by_role("link", name=rows[shared]["model"]["name"]).first
         tip_box, name_box = tooltip.bounding_box(), name.bounding_box()
         assert tip_box is not None and name_box is not None
         overlap = min(tip_box["y"] + tip_box["height"], name_box["y"] + name_box["height"]) - max(
