@@ -15,7 +15,7 @@ NPM_DIR  := .cache/npm
 AXE      := $(NPM_DIR)/node_modules/axe-core/axe.min.js
 AXE_VERSION := 4.14.1
 
-.PHONY: install run test test-slow bench browser lint clean system-tools fuzz-api fuzz-parsers load audit
+.PHONY: install run test test-slow bench browser lint clean system-tools fuzz-api fuzz-parsers load audit screenshots
 
 install: $(STAMP)
 
@@ -46,6 +46,10 @@ $(AXE):
 	@if command -v npm >/dev/null 2>&1; then \
 	  mkdir -p $(NPM_DIR) && npm install --prefix $(NPM_DIR) --no-audit --no-fund --save-exact axe-core@$(AXE_VERSION); \
 	else echo "npm could not be installed: the accessibility test will be skipped"; fi
+
+# Every public page at 390x844 and 1280x900 as PNGs in .cache/screenshots (git-ignored), for reviewers to look at.
+screenshots: install browser
+	$(BIN)/python bench/screenshots.py --out .cache/screenshots
 
 test: install browser system-tools
 	$(BIN)/python -m pytest -q -m "not slow"

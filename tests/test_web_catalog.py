@@ -77,16 +77,29 @@ async def test_the_list_page_searches_and_filters_like_the_api(client: httpx.Asy
     not_run = await client.get("/benchmarks?runs_here=false")
     assert 'href="/benchmarks/medbench"' in not_run.text and 'href="/benchmarks/clinicalqa"' not in not_run.text
     assert '<option value="false" selected>' in not_run.text
-    korean = await client.get("/benchmarks?language=ko&tag=")
+    korean = await client.get("/benchmarks?language=ko")
     assert 'href="/benchmarks/clinicalqa"' in korean.text and 'href="/benchmarks/medbench"' not in korean.text
+    assert '<option value="ko" selected>Korean (' in korean.text  # a select of the languages that occur
     nothing = await client.get("/benchmarks?q=zzzzzz")
     assert "No entry matches" in nothing.text
+    empty = await client.get("/benchmarks?q=&tag=&language=ko", follow_redirects=False)
+    assert empty.status_code == 303 and empty.headers["location"] == "/benchmarks?language=ko"
 
 
-async def test_a_bad_filter_on_the_list_page_is_an_html_400(client: httpx.AsyncClient) -> None:
-    page = await client.get("/benchmarks?runs_here=perhaps")
-    assert page.status_code == 400 and page.headers["content-type"].startswith("text/html")
-    assert "bad_request" in page.text
+async def test_the_list_page_reads_filters_leniently(client: httpx.AsyncClient) -> None:
+    for path in (
+        "/benchmarks?language=Korean",
+        "/benchmarks?language=KO",
+        "/benchmarks?language=%ED%95%9C%EA%B5%AD%EC%96%B4",
+    ):
+        page = await client.get(path)
+        assert page.status_code == 200 and 'href="/benchmarks/clinicalqa"' in page.text, path
+        assert 'href="/benchmarks/medbench"' not in page.text, path
+    runs = await client.get("/benchmarks?status=Runs%20here")
+    assert 'href="/benchmarks/clinicalqa"' in runs.text and 'href="/benchmarks/medbench"' not in runs.text
+    unknown = await client.get("/benchmarks?language=Klingon%20%28tlh%29&runs_here=perhaps")
+    assert unknown.status_code == 200 and "No entry matches" in unknown.text
+    assert "^[A-Za-z]" not in unknown.text and "bad_request" not in unknown.text  # no regex, no error code
 
 
 async def test_the_medbench_page_shows_every_section_and_the_collision_warning(client: httpx.AsyncClient) -> None:
@@ -104,9 +117,11 @@ async def test_the_medbench_page_shows_every_section_and_the_collision_warning(c
 
 
 async def test_the_medbench_page_renders_each_section_readably(client: httpx.AsyncClient) -> None:
-    text = text_of((await client.get("/benchmarks/medbench")).text)
+    page = (await client.get("/benchmarks/medbench")).text
+    text = text_of(page)
     assert "BenchToward does not run this benchmark." in text
-    assert "Status unassessed Canonical id medbench" in text  # the disposition
+    assert "decision about this benchmark: unassessed" in text  # the disposition, the record behind <details>
+    assert "Canonical id medbench" in text
     assert "Direction higher is better" in text and "Maximum score 100" in text
     assert "Random baseline not published Human baseline not published" in text
     assert "Languages zh Licence no licence stated Modalities text, image Public test set no Size 700,000" in text
@@ -117,9 +132,11 @@ async def test_the_medbench_page_renders_each_section_readably(client: httpx.Asy
     assert "Family none recorded Predecessor none recorded" in text
     assert "Authors Mianxin Liu, Jinru Ding" in text and "arXiv 2407.10990" in text
     assert "— accessed 2026-09-08" in text
-    assert "Researched 2026-09-08 by sonnet-5 agent, batch 3, slice A Reviewed not reviewed yet" in text
+    assert "Researched 2026-09-08 Reviewed not reviewed yet" in text
+    assert "<summary>Who researched it</summary><p>sonnet-5 agent, batch 3, slice A</p></details>" in page
     assert "Other fields" in text and "2026-09-09T16:56:50+00:00" in text  # the unmodelled build field
-    page = (await client.get("/benchmarks/medbench")).text
+    assert text.count("predates this one by seven months") == 1  # the collision paragraph once, in the banner
+    assert "2025) and v5 (June 2026)" in text  # the hard-wrapped year kept
     assert '<a href="https://opencompass.org.cn/policy">' in page
     assert '<a class="badge" href="/benchmarks?tag=information-extraction">information-extraction</a>' in page
     assert "<h3>Lineage</h3>" in page and "<code>./data/MedBench/&lt;subset&gt;</code>" in page
@@ -199,3 +216,11 @@ async def test_hostile_entry_content_is_escaped_everywhere(settings: Settings, t
             assert 'href="javascript:' not in page.text and 'href="data:' not in page.text
         detail = await client.get("/benchmarks/evil")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in detail.text
+
+
+async def test_the_list_page_sorts_by_a_column_heading(client: httpx.AsyncClient) -> None:
+    page = (await client.get("/benchmarks?sort=-name")).text
+    table = page.split("<tbody>", 1)[1]
+    names = ["VitalDB intraoperative", "MedBench", "ClinicalQA"]
+    assert [table.index(name) for name in names] == sorted(table.index(name) for name in names)
+    assert 'aria-sort="descending"' in page and 'href="/benchmarks?sort=name"' in page  # the next click reverses

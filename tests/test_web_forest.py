@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from web.forest import LABEL_CHARS, Estimate, forest_plot, nice_ticks
-from web.format import rank_range, text_only
+from web.format import count, metric_label, money, rank_range, rank_span, text_only
 
 
 def test_each_estimate_is_a_row_with_its_interval_around_its_dot() -> None:
@@ -58,7 +58,37 @@ def test_nice_ticks_cover_the_range_in_round_steps(low: float, span: float) -> N
 
 def test_rank_range_text_is_what_the_tooltip_says() -> None:
     assert rank_range([2, 5]) == "95% rank range: 2–5"
+    assert rank_range([1, 1]) == "95% rank range: 1"  # one rank reads as one number, never "1–1"
     assert rank_range(None) == "95% rank range: not computed yet"
+    assert rank_span([3, 4]) == "3–4" and rank_span([2, 2]) == "2" and rank_span(None) == ""
+
+
+def test_baselines_are_vertical_reference_lines_not_rows() -> None:
+    plot = forest_plot(
+        [
+            Estimate("A", 0.7, 0.6, 0.8),
+            Estimate("Majority", 0.3, 0.25, 0.35, reference=True),
+            Estimate("B", 0.5, 0.4, 0.6),
+        ],
+        "accuracy",
+    )
+    assert plot is not None and [p.label for p in plot.points] == ["A", "B"]
+    [line] = plot.references
+    assert line.label == "Majority 0.300" and line.title.startswith("Reference (baseline, unranked)")
+    assert plot.plot_left <= line.x < plot.points[1].x  # at its value on the same axis
+    assert line.label_y < plot.rows_top <= min(p.y for p in plot.points)  # its label above the rows
+    assert line.anchor == "start"  # on the left half its label runs right, staying inside the plot
+
+
+def test_numbers_read_one_way_everywhere() -> None:
+    assert count(20756) == "20,756" and count(None) == "—"
+    assert money(None) == "—" and money(1234.5) == "$1,234.50"
+    assert [metric_label(m) for m in ("auroc", "auprc", "accuracy", "mean_abs_error")] == [
+        "AUROC",
+        "AUPRC",
+        "Accuracy",
+        "Mean abs error",
+    ]
 
 
 def test_text_only_escapes_markup_but_keeps_quotes() -> None:

@@ -49,18 +49,24 @@ async def test_home_shows_counts_tasks_and_the_agents_link(data_client: httpx.As
     assert page.status_code == 200
     assert 'href="/llms.txt"' in page.text and "clinicalqa@0" in page.text
     assert "http://testserver/mcp" in page.text  # the MCP endpoint, as agents should configure it
-    for label in ("Results", "Models evaluated", "Tasks", "Compute cost", "Reuses"):
+    for label in ("Results on real data", "Results on demo data", "Models evaluated", "Task versions", "Reuses"):
         assert f"<dt>{label}</dt>" in page.text
-    assert page.text.count('href="/r/') == 5  # latest published results; the in-review one is not listed
+    latest = page.text.split('id="latest-heading"', 1)[1]
+    assert latest.count('href="/r/') == 5  # latest published results; the in-review one is not listed
+    boards = page.text.split('id="boards-heading"', 1)[1].split('id="counts-heading"', 1)[0]
+    assert boards.index("ClinicalQA") < boards.index(MEDGEMMA.name)  # the home page leads with leaderboards
+    assert "<title>BenchToward: open leaderboards" in page.text and '<meta name="description"' in page.text
     assert "set-cookie" not in page.headers
 
 
 async def test_home_and_task_pages_read_well_with_no_results(client: httpx.AsyncClient) -> None:
     home = await client.get("/")
     assert "No published results yet" in home.text and "<dd>0</dd>" in home.text
+    assert "Demo instance" not in home.text  # no results at all is no demo instance
     task = await client.get("/tasks/clinicalqa")
-    assert task.status_code == 200 and "No published results on this version yet" in task.text
-    assert "<svg" not in task.text  # no forest plot without results
+    assert task.status_code == 200 and "No results on this version yet" in task.text
+    assert "request_evaluation" in task.text and 'href="/llms.txt"' in task.text  # the way forward
+    assert "<svg" not in task.text and "Download this leaderboard" not in task.text  # nothing to plot or download
 
 
 async def test_tasks_index_lists_every_version_with_its_status_and_results(data_client: httpx.AsyncClient) -> None:
@@ -70,8 +76,8 @@ async def test_tasks_index_lists_every_version_with_its_status_and_results(data_
     for task in body:
         assert f'href="/tasks/{task["slug"]}?version={task["version"]}"' in text
     row = text.split('href="/tasks/clinicalqa?version=0"', 1)[1].split("</tr>", 1)[0]
-    assert "published" in row and "preview" in row and "<td>4</td>" in row and "accuracy" in row
-    assert "demo data" in text and "evaluating" in text  # badges and the status legend
+    assert "published" in row and "preview" in row and 'data-label="Results">4</td>' in row and "Accuracy" in row
+    assert "demo data" in text and "in review" in text  # badges and the status legend
 
 
 async def test_task_page_lists_the_leaderboard_and_the_dataset_credit(data_client: httpx.AsyncClient) -> None:
@@ -96,11 +102,18 @@ async def test_each_rank_has_a_focusable_rank_range_described_for_screen_readers
 ) -> None:
     board = (await data_client.get("/v1/leaderboard", params={"task": "clinicalqa@0"})).json()
     page = (await data_client.get("/tasks/clinicalqa")).text
-    ranks = re.findall(r'<span class="rk" tabindex="0" aria-describedby="(rr\d+)">(\d+)</span>', page)
-    assert [int(rank) for _, rank in ranks] == [row["rank"] for row in board["rows"]]
-    for (tip, _), row in zip(ranks, board["rows"], strict=True):
+    ranks = re.findall(r'<span class="rk" tabindex="0" aria-describedby="(rr\d+)">(\d+|ref\.)</span>', page)
+    assert len(ranks) == len(board["rows"])
+    for (tip, rank), row in zip(ranks, board["rows"], strict=True):
+        if row["model"]["type"] == "baseline":  # a reference row: unranked on the page
+            assert rank == "ref." and f'id="{tip}">Baseline: a reference' in page
+            continue
+        assert int(rank) == row["rank"]
         best, worst = row["rank_range"]  # computed when the fixture results were imported
-        assert f'role="tooltip" id="{tip}">95% rank range: {best}–{worst}</span>' in page
+        span = str(best) if best == worst else f"{best}–{worst}"  # "1", never "1–1"
+        assert f'role="tooltip" id="{tip}">95% rank range: {span}</span>' in page
+        if best != worst:  # a shared rank reads inline, not only in the tooltip
+            assert f'{rank}</span><span class="rr" aria-hidden="true">{span}</span>' in page
     assert board["rank_range_note"] in page
 
 
@@ -113,11 +126,35 @@ async def test_leaderboard_filters_work_from_query_parameters(data_client: httpx
     assert GPT_OSS.name in standard and MAJORITY.name not in standard
     none = (await data_client.get("/tasks/clinicalqa", params={"tier": "official"})).text
     assert "No published result on this version matches these filters" in none
+    assert '<option value="official"' not in standard  # only the values that occur are offered, with counts
+    assert '<option value="standard" selected>standard (' in standard
+
+
+async def test_leaderboard_sorts_and_searches_from_query_parameters(data_client: httpx.AsyncClient) -> None:
+    board = (await data_client.get("/v1/leaderboard", params={"task": "clinicalqa@0"})).json()["rows"]
+    by_n = (await data_client.get("/tasks/clinicalqa", params={"sort": "-n"})).text
+    names = [row["model"]["name"] for row in sorted(board, key=lambda r: -r["n"])]
+    table = by_n.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    positions = [table.index(name) for name in names]
+    assert positions == sorted(positions) and 'aria-sort="descending"' in by_n
+    found = (await data_client.get("/tasks/clinicalqa", params={"q": "medgemma"})).text
+    assert MEDGEMMA.name in found.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    assert HARI.name not in found.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    empty = await data_client.get("/tasks/clinicalqa?version=0&model_type=&tier=&q=", follow_redirects=False)
+    assert empty.status_code == 303 and empty.headers["location"] == "/tasks/clinicalqa?version=0"
+
+
+async def test_each_leaderboard_offers_to_compare_two_of_its_results(data_client: httpx.AsyncClient) -> None:
+    page = (await data_client.get("/tasks/clinicalqa")).text
+    form = page.split('<form class="compare"', 1)[1].split("</form>", 1)[0]
+    assert 'action="/compare"' in form and 'name="task" value="clinicalqa@0"' in form
+    run_ids = [row["run_id"] for row in (await data_client.get("/v1/leaderboard?task=clinicalqa@0")).json()["rows"]]
+    assert form.count('name="a"') == form.count('name="b"') == 1
+    assert all(form.count(f'value="{run_id}"') == 2 for run_id in run_ids)
 
 
 async def test_bad_filters_and_versions_get_an_html_error_page(data_client: httpx.AsyncClient) -> None:
     for path, status in [
-        ("/tasks/clinicalqa?tier=gold", 400),
         ("/tasks/clinicalqa?version=abc", 400),
         ("/tasks/clinicalqa?version=9", 404),
         ("/tasks/nope", 404),
@@ -128,14 +165,28 @@ async def test_bad_filters_and_versions_get_an_html_error_page(data_client: http
         assert page.status_code == status, path
         assert page.headers["content-type"].startswith("text/html")
         assert "beacon.js" not in page.text  # an error page is not a visit
+        heading = main_text(page.text).split("<h1>", 1)[1].split("</h1>", 1)[0]
+        assert "_" not in heading and not heading[0].isdigit(), heading  # words, not "404 not_found"
+
+
+async def test_error_pages_point_to_what_exists(data_client: httpx.AsyncClient) -> None:
+    version = main_text((await data_client.get("/tasks/clinicalqa?version=9")).text)
+    assert "<h1>No such version</h1>" in version and 'href="/tasks/clinicalqa?version=0"' in version
+    assert "[0]" not in version.split("<details", 1)[0]  # no Python list
+    typo = main_text((await data_client.get("/tasks/clinicalq")).text)
+    assert "Did you mean" in typo and 'href="/tasks/clinicalqa?version=0"' in typo
+    route = main_text((await data_client.get("/nope")).text)
+    assert "<h1>Page not found</h1>" in route and "/nope" in route and "not_found" in route.split("<details")[1]
 
 
 async def test_the_forest_plot_is_server_rendered_svg_with_a_text_alternative(data_client: httpx.AsyncClient) -> None:
     page = (await data_client.get("/tasks/clinicalqa")).text
     svg = page.split("<svg", 1)[1].split("</svg>", 1)[0]
     assert 'role="img"' in svg and 'aria-labelledby="forest-title forest-caption"' in svg
-    assert '<title id="forest-title">Forest plot of accuracy on clinicalqa@0, 4 result(s)</title>' in svg
-    assert svg.count("<circle") == 4 and svg.count('class="ci"') == 4
+    assert '<title id="forest-title">Forest plot of Accuracy on clinicalqa@0, 3 result(s) and 1 reference' in svg
+    assert svg.count("<circle") == 3 and svg.count('<g class="pt">') == 3  # the models, as rows
+    assert svg.count('class="refline"') == 1 and MAJORITY.name in svg  # the baseline, as a vertical line
+    assert "min-width" not in svg
     assert 'id="forest-caption"' in page and "The same numbers are in the table above" in page
 
 
@@ -306,3 +357,24 @@ async def test_a_result_on_a_demo_task_carries_the_demo_banner_everywhere_it_is_
     latest = home.split('id="latest-heading"', 1)[1].split("</table>", 1)[0]
     assert "Demo Model" in latest and "demo data" in latest
     assert "demo data" in model
+
+
+async def test_tasks_index_searches_filters_by_status_and_sorts(data_client: httpx.AsyncClient) -> None:
+    found = main_text((await data_client.get("/tasks", params={"q": "demo"})).text)
+    table = found.split("<tbody>", 1)[1]
+    assert "clinicalqa-upstream-demo" in table and 'href="/tasks/clinicalqa?version=0"' not in table
+    assert '<option value="published">published (' in found  # the statuses that occur, with counts
+    by_results = main_text((await data_client.get("/tasks", params={"sort": "-results"})).text).split("<tbody>", 1)[1]
+    assert by_results.index('href="/tasks/clinicalqa?version=0"') < by_results.index("clinicalqa-upstream-demo")
+    nothing = main_text((await data_client.get("/tasks", params={"status": "building"})).text)
+    assert "No task matches" in nothing
+
+
+async def test_datasets_page_shows_no_markdown_or_repository_internals_outside_details(
+    client: httpx.AsyncClient,
+) -> None:
+    page = main_text((await client.get("/datasets")).text)
+    outside = re.sub(r"<details.*?</details>", "", page, flags=re.S)
+    assert "`" not in outside and "<code>benchtoward data fetch vitaldb</code>" in outside  # markdown, rendered
+    assert "PROVENANCE.md" not in outside and "PROVENANCE.md" in page  # kept, behind a details element
+    assert "evaluator.vitaldb.synthetic" not in outside

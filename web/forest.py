@@ -1,5 +1,9 @@
 """A forest plot of a leaderboard: each result's score as a dot with its 95% CI as a line, drawn as SVG on
-the server (readable without JavaScript). This module computes the geometry; `task.html` draws it."""
+the server (readable without JavaScript). This module computes the geometry; `task.html` draws it.
+
+The plot scales to its container (a viewBox, no minimum width), so it is drawn narrow: each model's name sits
+above its interval instead of in a label column beside it, and a phone shows the whole plot at a legible size.
+Baselines are no rows: they are references, drawn as dashed vertical lines labelled at the top."""
 
 from __future__ import annotations
 
@@ -7,13 +11,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-WIDTH = 720
-LABEL_WIDTH = 230  # model names on the left
-RIGHT_MARGIN = 24
-ROW_HEIGHT = 20
-TOP = 8
-AXIS_HEIGHT = 40
-LABEL_CHARS = 30
+WIDTH = 480
+LEFT = 14
+RIGHT_MARGIN = 18
+ROW_HEIGHT = 40  # a name line above an interval line
+REFERENCE_HEIGHT = 18  # one label line per reference at the top
+TOP = 6
+AXIS_HEIGHT = 44
+LABEL_CHARS = 44
 NICE_STEPS = (1.0, 2.0, 2.5, 5.0, 10.0)
 
 
@@ -27,6 +32,17 @@ class Point:
     x: float
     x_low: float
     x_high: float
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A baseline's value as a vertical line; its label sits on its own line at the top."""
+
+    label: str
+    title: str
+    x: float
+    label_y: float
+    anchor: str  # "start" or "end": the label runs away from the plot's nearer edge
 
 
 @dataclass(frozen=True)
@@ -46,6 +62,8 @@ class ForestPlot:
     ticks: list[Tick]
     metric: str
     omitted: int  # rows without a value, not drawn
+    references: list[Reference]
+    rows_top: float  # where the first row starts (below the references' labels)
 
 
 @dataclass(frozen=True)
@@ -56,6 +74,7 @@ class Estimate:
     value: float | None
     ci_low: float | None
     ci_high: float | None
+    reference: bool = False  # a baseline: drawn as a vertical line, not as a row
 
 
 def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
@@ -96,25 +115,39 @@ def forest_plot(estimates: Sequence[Estimate], metric: str, digits: int = 3) -> 
     if not drawn:
         return None
     low, high = domain(drawn)
-    left, right = LABEL_WIDTH, WIDTH - RIGHT_MARGIN
+    left, right = LEFT, WIDTH - RIGHT_MARGIN
 
     def x_of(value: float) -> float:
         return round(left + (value - low) / (high - low) * (right - left), 1)
 
-    points = []
-    for index, estimate in enumerate(drawn):
+    rows = [e for e in drawn if not e.reference]
+    references = []
+    for index, estimate in enumerate(e for e in drawn if e.reference):
         assert estimate.value is not None  # filtered above
-        points.append(
-            Point(
-                label=short_label(estimate.name),
-                title=interval_text(estimate, digits),
-                y=TOP + index * ROW_HEIGHT + ROW_HEIGHT / 2,
-                x=x_of(estimate.value),
-                x_low=x_of(estimate.ci_low if estimate.ci_low is not None else estimate.value),
-                x_high=x_of(estimate.ci_high if estimate.ci_high is not None else estimate.value),
+        x = x_of(estimate.value)
+        references.append(
+            Reference(
+                label=f"{short_label(estimate.name)} {estimate.value:.{digits}f}",
+                title=f"Reference (baseline, unranked): {interval_text(estimate, digits)}",
+                x=x,
+                label_y=TOP + index * REFERENCE_HEIGHT + 12,
+                anchor="end" if x > (left + right) / 2 else "start",
             )
         )
-    axis_y = TOP + len(drawn) * ROW_HEIGHT + 4
+    rows_top = TOP + len(references) * REFERENCE_HEIGHT
+    points = [
+        Point(
+            label=short_label(estimate.name),
+            title=interval_text(estimate, digits),
+            y=rows_top + index * ROW_HEIGHT + ROW_HEIGHT - 10,
+            x=x_of(estimate.value),
+            x_low=x_of(estimate.ci_low if estimate.ci_low is not None else estimate.value),
+            x_high=x_of(estimate.ci_high if estimate.ci_high is not None else estimate.value),
+        )
+        for index, estimate in enumerate(rows)
+        if estimate.value is not None
+    ]
+    axis_y = rows_top + len(points) * ROW_HEIGHT + 4
     ticks = [Tick(x=x_of(t), label=f"{t:g}") for t in nice_ticks(low, high)]
     return ForestPlot(
         width=WIDTH,
@@ -126,4 +159,6 @@ def forest_plot(estimates: Sequence[Estimate], metric: str, digits: int = 3) -> 
         ticks=ticks,
         metric=metric,
         omitted=len(estimates) - len(drawn),
+        references=references,
+        rows_top=rows_top,
     )

@@ -8,14 +8,43 @@ import orjson
 from markupsafe import Markup
 
 STATUS_LABELS = {"in_review": "in review"}
+# How metric names read to a person; a name not listed reads with its underscores as spaces, first letter capital.
+METRIC_LABELS = {
+    "accuracy": "Accuracy",
+    "auroc": "AUROC",
+    "auprc": "AUPRC",
+    "f1": "F1",
+    "macro_f1": "Macro F1",
+    "brier": "Brier score",
+    "ece": "ECE",
+    "parse_rate": "Parse rate",
+}
 
 
 def number(value: float | None, digits: int = 3) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
 
+KIND_LABELS = {"mcq": "multiple choice", "binary_timeseries": "time series, yes or no"}
+
+
+def kind_label(kind: str) -> str:
+    return KIND_LABELS.get(kind, kind.replace("_", " "))
+
+
 def money(value: float | None) -> str:
-    return "unknown" if value is None else f"${value:,.2f}"
+    return "—" if value is None else f"${value:,.2f}"
+
+
+def count(value: int | None) -> str:
+    """A count with thousands separators ("20,756"), "—" when unknown."""
+    return "—" if value is None else f"{value:,}"
+
+
+def metric_label(name: str | None) -> str:
+    if not name:
+        return "—"
+    return METRIC_LABELS.get(name.lower(), name.replace("_", " ")[:1].upper() + name.replace("_", " ")[1:])
 
 
 def percent(value: float | None) -> str:
@@ -30,12 +59,19 @@ def status_label(status: str) -> str:
     return STATUS_LABELS.get(status, status.replace("_", " "))
 
 
+def rank_span(value: list[int] | None) -> str:
+    """A 95% rank range as it reads inline: "2–3", or "1" when it is one rank; "" when not computed."""
+    if not value:
+        return ""
+    best, worst = value
+    return str(best) if best == worst else f"{best}–{worst}"
+
+
 def rank_range(value: list[int] | None) -> str:
     """The text a rank's tooltip shows and screen readers announce."""
     if not value:
         return "95% rank range: not computed yet"
-    best, worst = value
-    return f"95% rank range: {best}–{worst}"
+    return f"95% rank range: {rank_span(value)}"
 
 
 def pretty_json(value: Any) -> str:
@@ -51,6 +87,10 @@ def text_only(value: str) -> Markup:
 FILTERS = {
     "number": number,
     "money": money,
+    "count": count,
+    "kind_label": kind_label,
+    "metric_label": metric_label,
+    "rank_span": rank_span,
     "percent": percent,
     "interval": interval,
     "status_label": status_label,

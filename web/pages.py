@@ -3,6 +3,7 @@ as /v1 and MCP; the templates and the filters in web/format.py decide only how t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from functools import cache
 from typing import Any, Protocol, TypeVar
@@ -11,24 +12,27 @@ from urllib.parse import urlencode
 from jinja2 import Environment, PackageLoader, select_autoescape
 from pydantic import BaseModel, ValidationError
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from tools import catalog, datasets, leaderboard, models, results, stats, tasks
-from tools.errors import AppError, BadRequest
-from tools.models import MODEL_TYPES
+from tools.errors import AppError, BadRequest, TaskNotFound
 from tools.registry import Registry
 from tools.schemas import TIER_MEANINGS
 from tools.usage import Visitor
+from web.boards import BoardView, board_view, clean_params, is_reference, task_view
 from web.forest import Estimate, forest_plot
 from web.format import FILTERS, money, number
 from web.plots import cost_plot_for
+from web.friendly import Wording, nearest, wording
+from web.markdown import render_inline
 
 __all__ = ["Site", "environment", "error_page", "known_page", "money", "number", "page_routes", "render"]
 Q = TypeVar("Q", bound=BaseModel)
-TIERS = tuple(TIER_MEANINGS)
 MAINTAINER_TEMPLATES = ("review_",)
+MINI_ROWS = 5  # rows of each task's leaderboard on the home page
+PLOT_ROWS = 30  # the forest plot draws the first rows of the view: past ~30 rows a plot no longer reads
 STATUS_MEANINGS = {
     "building": "The task builder is preparing the protocol, data, code or baselines.",
     "in_review": "Built and waiting for its check: reference models are compared with the baselines, then the "
@@ -56,6 +60,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters.update(FILTERS)
+    env.filters["md"] = render_inline
     env.globals["tier_meanings"] = TIER_MEANINGS
     env.globals["status_meanings"] = STATUS_MEANINGS
     env.globals["cost_plot_for"] = cost_plot_for  # _task_features.html
@@ -70,7 +75,33 @@ def render(template: str, status: int = 200, **context: Any) -> HTMLResponse:
 
 
 def error_page(request: Request, status: int, code: str, message: str) -> Response:
-    return render("error.html", status=status, code=code, message=message, title=f"{status} {code}")
+    words = wording(status, code, request.url.path)
+    return render(
+        "error.html", status=status, http_status=status, code=code, message=message, title=words.heading, words=words
+    )
+
+
+async def missing_task(site: Site, slug: str, version: str | None, status: int) -> Response:
+    """A task page that does not exist: the versions that do, or the nearest task names."""
+    task_list = (await tasks.list_tasks(site.registry, tasks.ListTasksQuery())).tasks
+    versions = [t for t in task_list if t.slug == slug]
+    if versions:
+        words = Wording("No such version", f"{versions[0].title} has no version {version[:20] if version else ''}.")
+        suggestions = versions
+    else:
+        words = Wording("No such task", f"There is no task called “{slug[:80]}”.")
+        names = nearest(slug, sorted({t.slug for t in task_list} | {t.title for t in task_list}))
+        suggestions = [t for t in task_list if t.slug in names or t.title in names]
+    return render(
+        "error.html",
+        status=status,
+        http_status=status,
+        code="task_not_found" if status == 404 else "bad_request",
+        message=f"no task {slug[:80]}" + (f"@{version[:20]}" if version else ""),
+        title=words.heading,
+        words=words,
+        suggestions=suggestions,
+    )
 
 
 def parse(query: type[Q], values: Mapping[str, object]) -> Q:
@@ -83,11 +114,11 @@ def parse(query: type[Q], values: Mapping[str, object]) -> Q:
         raise BadRequest(problems[:300]) from None
 
 
-def page(template: str, title: str) -> Callable[[Request], Awaitable[Response]]:
+def page(site: Site, template: str, title: str) -> Callable[[Request], Awaitable[Response]]:
     """A page with no data of its own (About, For authors, Privacy, Disclaimer)."""
 
     async def handle(request: Request) -> Response:
-        return render(template, title=title)
+        return render(template, title=title, demo_only=await site_demo_only(site))
 
     return handle
 
@@ -95,52 +126,75 @@ def page(template: str, title: str) -> Callable[[Request], Awaitable[Response]]:
 def page_routes(site: Site) -> list[BaseRoute]:
     async def home(request: Request) -> Response:
         counts = await stats.stats(site.registry, stats.StatsQuery())
-        task_list = await tasks.list_tasks(site.registry, tasks.ListTasksQuery())
+        task_list = (await tasks.list_tasks(site.registry, tasks.ListTasksQuery())).tasks
         latest = await results.search_results(site.registry, results.SearchResultsQuery(limit=10))
         return render(
             "home.html",
             title="BenchToward",
+            full_title="BenchToward: open leaderboards of medical AI, with confidence intervals",
             stats=counts,
-            tasks=task_list.tasks,
+            tasks=task_list,
+            boards=await mini_boards(site, task_list),
+            real_results=sum(t.n_results for t in task_list if not t.demo),
+            demo_results=sum(t.n_results for t in task_list if t.demo),
             latest=latest.results,
             mcp_url=site.registry.url("/mcp"),
+            demo_only=demo_only(task_list),
         )
 
     async def task_index(request: Request) -> Response:
         task_list = await tasks.list_tasks(site.registry, tasks.ListTasksQuery())
-        return render("tasks.html", title="Tasks", tasks=task_list.tasks)
+        params = request.query_params
+        if any(not value.strip() for value in params.values()):
+            return RedirectResponse(f"/tasks?{urlencode(clean_params(params))}", 303)
+        view = task_view(task_list.tasks, params)
+        return render(
+            "tasks.html", title="Tasks", tasks=task_list.tasks, view=view, demo_only=demo_only(task_list.tasks)
+        )
 
     async def task_page(request: Request) -> Response:
         params = request.query_params
-        detail = await tasks.get_task(
-            site.registry,
-            parse(tasks.GetTaskQuery, {"slug": request.path_params["slug"], "version": params.get("version")}),
-        )
-        filters = {"model_type": params.get("model_type"), "tier": params.get("tier")}
-        query = parse(leaderboard.LeaderboardQuery, {**filters, "task": detail.task, "limit": leaderboard.MAX_LIMIT})
+        if any(not value.strip() for value in params.values()):  # "&tier=" from a form: the same view, clean URL
+            return RedirectResponse(f"{request.url.path}?{urlencode(clean_params(params), safe='@')}", 303)
+        slug = request.path_params["slug"]
+        try:
+            detail = await tasks.get_task(
+                site.registry, parse(tasks.GetTaskQuery, {"slug": slug, "version": params.get("version")})
+            )
+        except TaskNotFound:
+            return await missing_task(site, slug, params.get("version"), 404)
+        except BadRequest:  # a version that is no number
+            return await missing_task(site, slug, params.get("version"), 400)
+        query = leaderboard.LeaderboardQuery(task=detail.task, limit=leaderboard.MAX_LIMIT)
         board = await leaderboard.leaderboard(site.registry, query)
-        plot = forest_plot(
-            [Estimate(r.model.name, r.metric.value, r.metric.ci_low, r.metric.ci_high) for r in board.rows],
-            board.primary_metric,
-        )
-        catalog_entry = await catalog.benchmark_link(site.registry, detail.catalog_id)
+        view = board_view(board, params, f"/tasks/{detail.slug}", {"version": str(detail.version)})
+        task_list = await tasks.list_tasks(site.registry, tasks.ListTasksQuery())
         return render(
             "task.html",
             title=detail.title,
+            description=detail.summary,
             task=detail,
             board=board,
-            plot=plot,
-            catalog_entry=catalog_entry,
-            filters=query,
-            model_types=MODEL_TYPES,
-            tiers=TIERS,
-            board_query=board_query(query),
+            view=view,
+            plot=forest_plot([estimate(r) for r in view.rows[:PLOT_ROWS]], board.primary_metric),
+            plot_rows=PLOT_ROWS,
+            catalog_entry=await catalog.benchmark_link(site.registry, detail.catalog_id),
+            board_query=board_query(detail.task, view),
+            demo_task=next((t for t in task_list.tasks if t.demo and t.n_results), None),
+            demo_only=demo_only(task_list.tasks),
         )
 
     async def dataset_index(request: Request) -> Response:
         dataset_list = await datasets.list_datasets(site.registry, datasets.ListDatasetsQuery())
         task_list = await tasks.list_tasks(site.registry, tasks.ListTasksQuery())
-        return render("datasets.html", title="Datasets", datasets=dataset_list.datasets, tasks=task_list.tasks)
+        return render(
+            "datasets.html",
+            title="Datasets",
+            datasets=sorted(dataset_list.datasets, key=lambda d: d.demo),
+            notes={d.slug: split_provenance(d.notes) for d in dataset_list.datasets},
+            tasks=task_list.tasks,
+            demo_only=demo_only(task_list.tasks),
+        )
 
     return [
         Route("/", home, name="home"),
@@ -148,18 +202,54 @@ def page_routes(site: Site) -> list[BaseRoute]:
         Route("/tasks/{slug}", task_page, name="task_page"),
         # /r/{run_id}, /models, /models/{slug} and /compare: web/feature_pages.py
         Route("/datasets", dataset_index, name="dataset_index"),
-        Route("/about", page("about.html", "About"), name="about"),
-        Route("/authors", page("authors.html", "For authors"), name="authors"),
-        Route("/privacy", page("privacy.html", "Privacy"), name="privacy"),
-        Route("/disclaimer", page("disclaimer.html", "Disclaimer"), name="disclaimer"),
+        Route("/about", page(site, "about.html", "About"), name="about"),
+        Route("/authors", page(site, "authors.html", "For authors"), name="authors"),
+        Route("/privacy", page(site, "privacy.html", "Privacy"), name="privacy"),
+        Route("/disclaimer", page(site, "disclaimer.html", "Disclaimer"), name="disclaimer"),
         Mount("/static", StaticFiles(packages=[("web", "static")]), name="static"),
     ]
 
 
-def board_query(query: leaderboard.LeaderboardQuery) -> str:
-    """The query string of the leaderboard's CSV and JSON links: the task and the filters shown."""
-    parts = [("task", query.task), ("model_type", query.model_type), ("tier", query.tier)]
+def board_query(task: str, view: BoardView) -> str:
+    """The query string of the leaderboard's CSV and JSON links: the task and the filters the API knows."""
+    parts = [("task", task), ("model_type", view.model_type), ("tier", view.tier)]
     return urlencode([(name, value) for name, value in parts if value], safe="@")
+
+
+PROVENANCE = re.compile(r"\s*Provenance:\s*(\S+?)\.?\s*$")
+
+
+def split_provenance(notes: str) -> tuple[str, str | None]:
+    """A dataset's notes without a closing "Provenance: <repository path>." (a maintainer's pointer, shown apart)."""
+    found = PROVENANCE.search(notes)
+    return (notes[: found.start()], found.group(1)) if found else (notes, None)
+
+
+async def mini_boards(
+    site: Site, task_list: list[tasks.TaskSummary]
+) -> list[tuple[tasks.TaskSummary, leaderboard.Leaderboard]]:
+    """The top of each task's newest published leaderboard, real tasks before demo ones (the home page)."""
+    newest: dict[str, tasks.TaskSummary] = {}
+    for task in task_list:
+        if task.status == "published" and (task.slug not in newest or task.version > newest[task.slug].version):
+            newest[task.slug] = task
+    ordered = sorted(newest.values(), key=lambda t: (t.demo, t.n_results == 0, t.title.casefold()))
+    query = leaderboard.LeaderboardQuery
+    return [(t, await leaderboard.leaderboard(site.registry, query(task=t.task, limit=MINI_ROWS))) for t in ordered]
+
+
+def estimate(row: leaderboard.LeaderboardRow) -> Estimate:
+    return Estimate(row.model.name, row.metric.value, row.metric.ci_low, row.metric.ci_high, is_reference(row))
+
+
+async def site_demo_only(site: Site) -> bool:
+    """Whether pages show the site-wide "Demo instance" notice (pass it to render as `demo_only`)."""
+    return demo_only((await tasks.list_tasks(site.registry, tasks.ListTasksQuery())).tasks)
+
+
+def demo_only(task_list: list[tasks.TaskSummary]) -> bool:
+    """Whether the only published results are on demo tasks (the site then says so at the top of its pages)."""
+    return any(t.n_results for t in task_list if t.demo) and not any(t.n_results for t in task_list if not t.demo)
 
 
 async def page_exists(site: Site, route_name: str, params: Mapping[str, Any]) -> bool:

@@ -17,6 +17,19 @@
     });
   });
 
+  // Search and filter forms (GET): fields left empty are not sent, so the URL names only the choices made (the
+  // server redirects an empty field away too; this saves the round trip).
+  document.querySelectorAll("form[method=get]").forEach(function (form) {
+    form.addEventListener("submit", function () {
+      form.querySelectorAll("input[name], select[name]").forEach(function (field) {
+        if (field.value.trim() === "") { field.disabled = true; }
+      });
+    });
+  });
+  window.addEventListener("pageshow", function () {  // back to a page kept in memory: its fields work again
+    document.querySelectorAll("form[method=get] :disabled").forEach(function (field) { field.disabled = false; });
+  });
+
   // Rank-range tooltips stay while hovered or focused; Escape hides the one showing (WCAG 1.4.13).
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && document.activeElement && document.activeElement.classList.contains("rk")) {
