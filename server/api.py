@@ -12,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from server import http_cache
 from server.capabilities import OPERATIONS, Operation, parse_query
 from server.runtime import Runtime
 from tools import leaderboard, predictions, visits
@@ -71,19 +72,22 @@ def leaderboard_csv(runtime: Runtime):  # type: ignore[no-untyped-def]
 def predictions_download(runtime: Runtime):  # type: ignore[no-untyped-def]
     async def handle(request: Request) -> Response:
         run_id = request.path_params["run_id"]
-        path = predictions.predictions_file(runtime.registry, run_id, runtime.visitor(request))
+        path, sha256 = predictions.predictions_file(runtime.registry, run_id, runtime.visitor(request))
+        cached = {"etag": http_cache.file_etag(sha256), "cache-control": http_cache.Kind.IMMUTABLE.value.decode()}
+        if http_cache.matches(request.headers.get("if-none-match", "").encode(), cached["etag"].encode()):
+            return Response(status_code=304, headers=cached)  # the file is not read
         try:
             size = path.stat().st_size
         except FileNotFoundError:
             raise NotFound(f"the predictions file of {run_id} is missing on this server") from None
         filename = f"{run_id}-predictions.parquet"
         if size > SMALL_FILE_BYTES or "range" in request.headers:  # streamed, with Range support
-            return FileResponse(path, media_type=PARQUET, filename=filename)
+            return FileResponse(path, media_type=PARQUET, filename=filename, headers=cached)
         content = await asyncio.to_thread(path.read_bytes)  # one thread hop instead of FileResponse's four
         return Response(
             content,
             media_type=PARQUET,
-            headers={"content-disposition": f'attachment; filename="{filename}"', "accept-ranges": "bytes"},
+            headers={**cached, "content-disposition": f'attachment; filename="{filename}"', "accept-ranges": "bytes"},
         )
 
     return handle

@@ -17,9 +17,10 @@ from starlette.routing import BaseRoute, Route
 
 from server.api import api_routes, json_response
 from server.cli_support import clean_artifacts
-from server.errors import HANDLERS, UnexpectedErrors
+from server.errors import HANDLERS
+from server.http_cache import code_identity
 from server.mcp_tools import build_mcp, transport_security
-from server.middleware import AccessLog, BodyLimit, SecurityHeaders
+from server.middleware import Front
 from server.openapi import openapi_document
 from server.review_api import review_routes
 from server.runtime import Runtime, load_secret
@@ -142,12 +143,7 @@ def build_app(settings: Settings) -> Starlette:
     routes += [*public_pages, *review_routes_for(runtime)]
     return Starlette(
         routes=routes,
-        middleware=[
-            Middleware(AccessLog),
-            Middleware(SecurityHeaders),
-            Middleware(BodyLimit, larger=UPLOAD_PATHS),
-            Middleware(UnexpectedErrors),
-        ],
+        middleware=[Middleware(Front, version=runtime.settled_generation, code=code_identity(), larger=UPLOAD_PATHS)],
         exception_handlers=HANDLERS,
         lifespan=lifespan,
     )

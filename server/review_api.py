@@ -105,7 +105,7 @@ def bearer_token(request: Request) -> str | None:
     return value.strip() if scheme.lower() == "bearer" and value.strip() else None
 
 
-def authenticate(runtime: Runtime, request: Request) -> Actor:
+async def authenticate(runtime: Runtime, request: Request) -> Actor:
     """The maintainer of a valid bearer token, or unauthorized (a wrong token counts towards the limit)."""
     visitor = runtime.visitor(request).hash
     token = bearer_token(request)
@@ -115,7 +115,7 @@ def authenticate(runtime: Runtime, request: Request) -> Actor:
     try:
         return actor_of(authenticate_token(runtime.registry, runtime.keys, token))
     except Unauthorized:
-        runtime.limiters.login_failures.record(visitor)
+        await runtime.limiters.login_failures.record(visitor)
         raise
 
 
@@ -171,7 +171,7 @@ def reader(function: Callable[..., Awaitable[BaseModel]]) -> Handler:
 
 
 async def request_withdrawal(call: Call) -> BaseModel:
-    call.runtime.limiters.withdrawals.hit(call.runtime.visitor(call.request).hash)
+    await call.runtime.limiters.withdrawals.hit(call.runtime.visitor(call.request).hash)
     return await publishing.request_withdrawal(call.runtime.registry, call.body)
 
 
@@ -337,7 +337,7 @@ ROUTES: tuple[ReviewRoute, ...] = (
 
 def endpoint(route: ReviewRoute, runtime: Runtime) -> Callable[[Request], Awaitable[Response]]:
     async def handle(request: Request) -> Response:
-        actor = authenticate(runtime, request) if route.maintainers else None  # before any body is read
+        actor = await authenticate(runtime, request) if route.maintainers else None  # before any body is read
         query = parse_query(route.query, inputs(request)) if route.query else None
         body = None
         if route.body is not None and route.body is not PaperUpload:

@@ -52,7 +52,7 @@ class Runtime:
         self._registry: Registry | None = None
         self._secret = b""
         self._keys: Keys | None = None
-        self.limiters = Limiters()
+        self._limiters: Limiters | None = None
         self.worker: JobWorker | None = None
         self.paper_llm = paper_llm(settings)
 
@@ -60,6 +60,7 @@ class Runtime:
         self._registry = registry
         self._secret = secret
         self._keys = Keys(secret)
+        self._limiters = Limiters.of(registry.store)
 
     @property
     def keys(self) -> Keys:
@@ -67,6 +68,13 @@ class Runtime:
         if self._keys is None:
             raise RuntimeError("the app has not started: run it with its lifespan")
         return self._keys
+
+    @property
+    def limiters(self) -> Limiters:
+        """The rate limits, counted in the store: one limit for every worker process on the database."""
+        if self._limiters is None:
+            raise RuntimeError("the app has not started: run it with its lifespan")
+        return self._limiters
 
     @property
     def origin(self) -> str:
@@ -95,6 +103,11 @@ class Runtime:
         if self._registry is None:
             raise RuntimeError("the app has not started: run it with its lifespan")
         return self._registry
+
+    def settled_generation(self) -> int:
+        """The store generation every answer from now on is computed at or after (the registry ETags)."""
+        registry = self.registry
+        return registry.cache.settle(registry.store)
 
     def visitor(self, connection: HTTPConnection) -> Visitor:
         """The daily visitor hash of the caller; the address is used here and nowhere else."""

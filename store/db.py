@@ -90,8 +90,9 @@ def apply_migrations(connection: sqlite3.Connection, found: list[tuple[int, str,
 
 
 # Tables whose writes change no answer a reader caches: an evaluation's claim and its per-item cache, written
-# several times a second while it runs. Every other table moves the generation (tables added later included).
-UNCACHED_TABLES = frozenset({"runs", "run_items", "schema_migrations", "generation"})
+# several times a second while it runs, and the rate-limit windows (a failed login must not empty every cache).
+# Every other table moves the generation (tables added later included).
+UNCACHED_TABLES = frozenset({"runs", "run_items", "schema_migrations", "generation", "rate_events"})
 
 
 def install_generation(connection: sqlite3.Connection) -> None:

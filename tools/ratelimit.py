@@ -1,18 +1,20 @@
-"""In-memory sliding-window limits, keyed by the daily visitor hash (never an address).
+"""Sliding-window limits, keyed by the daily visitor hash (never an address), kept in the store.
 
 Used for failed maintainer logins (brute force) and for withdrawal requests (spam). Each limit has a share
 per visitor and a total over all visitors, so neither one address nor many can go past it. The windows live
-in the server process: with several worker processes each keeps its own (a multiple of the limit, still
-bounded); nothing about a visitor outlives the window.
+in the database (store/ratelimits.py), so every worker process of `serve --workers N` counts against one
+limit; nothing about a visitor outlives the window. Only refusable writes are limited (logins, withdrawals),
+never a read: `check` is one indexed read, `record` and `hit` one short write.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from store import ratelimits
+from store.db import Store
 from tools.errors import RateLimited
 
 
@@ -23,45 +25,45 @@ class Limit:
     window_seconds: float
 
 
-@dataclass
+@dataclass(frozen=True)
 class RateLimiter:
+    store: Store
+    name: str  # the limit's key in the store: "login_failures", "withdrawals"
     limit: Limit
     what: str  # for the message: "failed logins", "withdrawal requests"
-    _by_visitor: dict[str, deque[float]] = field(default_factory=dict)
-    _all: deque[float] = field(default_factory=deque)
-
-    def _prune(self, now: float) -> None:
-        horizon = now - self.limit.window_seconds
-        while self._all and self._all[0] <= horizon:
-            self._all.popleft()
-        for key in [k for k, times in self._by_visitor.items() if not times or times[-1] <= horizon]:
-            del self._by_visitor[key]
-        for times in self._by_visitor.values():
-            while times and times[0] <= horizon:
-                times.popleft()
 
     def check(self, visitor: str | None, now: float | None = None) -> None:
         """Raise `rate_limited` when this visitor, or everyone together, used up the window."""
-        now = time.monotonic() if now is None else now
-        self._prune(now)
-        mine = self._by_visitor.get(visitor or "-")
-        if mine is not None and len(mine) >= self.limit.per_visitor:
-            self._refuse(mine[0], now)
-        if len(self._all) >= self.limit.total:
-            self._refuse(self._all[0], now)
+        now = time.time() if now is None else now
+        used = ratelimits.usage(self.store, self.name, visitor or "-", now - self.limit.window_seconds)
+        self._raise_if_full(used, now)
 
-    def record(self, visitor: str | None, now: float | None = None) -> None:
-        now = time.monotonic() if now is None else now
-        self._by_visitor.setdefault(visitor or "-", deque()).append(now)
-        self._all.append(now)
+    async def record(self, visitor: str | None, now: float | None = None) -> None:
+        """Count one event (for things limited after they fail, such as a login)."""
+        now = time.time() if now is None else now
+        since = now - self.limit.window_seconds
+        await ratelimits.count_event(self.store, self.name, visitor or "-", now, since, None, None)
 
-    def hit(self, visitor: str | None, now: float | None = None) -> None:
-        """Check, then count one event (for things limited whether or not they succeed)."""
-        self.check(visitor, now)
-        self.record(visitor, now)
+    async def hit(self, visitor: str | None, now: float | None = None) -> None:
+        """Check, then count one event (for things limited whether or not they succeed): one transaction, so
+        two workers can never both take the last place."""
+        now = time.time() if now is None else now
+        since = now - self.limit.window_seconds
+        refused = await ratelimits.count_event(
+            self.store, self.name, visitor or "-", now, since, self.limit.per_visitor, self.limit.total
+        )
+        if refused is not None:
+            self._raise_if_full(refused, now)
 
-    def _refuse(self, oldest: float, now: float) -> None:
-        retry_after = max(1, math.ceil(oldest + self.limit.window_seconds - now))
+    def _raise_if_full(self, used: ratelimits.Usage, now: float) -> None:
+        if used.mine.count >= self.limit.per_visitor:
+            self._refuse(used.mine.oldest, now)
+        if used.everyone.count >= self.limit.total:
+            self._refuse(used.everyone.oldest, now)
+
+    def _refuse(self, oldest: float | None, now: float) -> None:
+        start = now if oldest is None else oldest
+        retry_after = max(1, math.ceil(start + self.limit.window_seconds - now))
         raise RateLimited(f"too many {self.what}; try again in {retry_after} s", retry_after)
 
 
@@ -69,9 +71,16 @@ LOGIN_FAILURES = Limit(per_visitor=10, total=100, window_seconds=900)
 WITHDRAWAL_REQUESTS = Limit(per_visitor=5, total=200, window_seconds=3600)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Limiters:
-    """The limiters one server process keeps."""
+    """The limiters of one store, shared by every process that serves it."""
 
-    login_failures: RateLimiter = field(default_factory=lambda: RateLimiter(LOGIN_FAILURES, "failed logins"))
-    withdrawals: RateLimiter = field(default_factory=lambda: RateLimiter(WITHDRAWAL_REQUESTS, "withdrawal requests"))
+    login_failures: RateLimiter
+    withdrawals: RateLimiter
+
+    @classmethod
+    def of(cls, store: Store) -> Limiters:
+        return cls(
+            login_failures=RateLimiter(store, "login_failures", LOGIN_FAILURES, "failed logins"),
+            withdrawals=RateLimiter(store, "withdrawals", WITHDRAWAL_REQUESTS, "withdrawal requests"),
+        )

@@ -26,10 +26,10 @@ def withdraw_routes(site: ReviewSite) -> list[BaseRoute]:
 
     async def submit(request: Request) -> Response:
         check_same_site(site, request)
-        site.limiters.withdrawals.hit(site.visitor(request).hash)
         form = await read_form(request)
         if not site.keys.form_token_valid(PURPOSE, str(form.get("form_token", "")) or None):
             raise Forbidden("the form expired or was not ours; reload it and try again")
+        await site.limiters.withdrawals.hit(site.visitor(request).hash)  # a form that was ours counts
         wanted = {key: str(form.get(key, "")).strip() for key in ("run_id", "reason", "contact")}
         receipt = await publishing.request_withdrawal(site.registry, validate(publishing.NewWithdrawalRequest, wanted))
         return render("withdraw_done.html", status=202, title="Request received", receipt=receipt)
