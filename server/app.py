@@ -23,6 +23,7 @@ from server.mcp_tools import build_mcp, transport_security
 from server.middleware import Front
 from server.openapi import openapi_document
 from server.review_api import review_routes
+from server.routing import App
 from server.runtime import Runtime, load_secret
 from server.settings import Settings
 from store import Store
@@ -141,9 +142,12 @@ def build_app(settings: Settings) -> Starlette:
     routes = [*api_routes(runtime, is_page), *review_routes(runtime), *document_routes(settings)]
     routes += [Route("/mcp", refuse_mcp_stream, methods=["GET"], name="mcp_stream"), *mcp_app.routes]  # 405 first
     routes += [*public_pages, *review_routes_for(runtime)]
-    return Starlette(
+    return App(
         routes=routes,
-        middleware=[Middleware(Front, version=runtime.settled_generation, code=code_identity(), larger=UPLOAD_PATHS)],
-        exception_handlers=HANDLERS,
+        middleware=[
+            Middleware(
+                Front, handlers=HANDLERS, version=runtime.settled_generation, code=code_identity(), larger=UPLOAD_PATHS
+            )
+        ],
         lifespan=lifespan,
     )

@@ -12,11 +12,12 @@ from __future__ import annotations
 import logging
 import time
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import orjson
 from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, ExceptionHandler, Message, Receive, Scope, Send
 
 from server import http_cache
 from server.errors import unexpected_error
@@ -173,9 +174,15 @@ class Front:
     """The outermost middleware of the app (see the module's docstring)."""
 
     def __init__(
-        self, app: ASGIApp, version: Callable[[], int], code: str, larger: dict[str, int] | None = None
+        self,
+        app: ASGIApp,
+        handlers: Mapping[Any, ExceptionHandler],
+        version: Callable[[], int],
+        code: str,
+        larger: dict[str, int] | None = None,
     ) -> None:
         self.app = app
+        self.handlers = ({key: value for key, value in handlers.items() if key is not Exception}, {})
         self.version = version  # the store generation answers are computed at (or after) from now on
         self.code = code  # the code's identity, part of every registry ETag
         self.larger = larger or {}  # exact paths (uploads) allowed a body over MAX_BODY_BYTES
@@ -219,18 +226,21 @@ class Front:
         return answer
 
     async def run(self, scope: Scope, receive: Receive, answer: Answer) -> None:
-        """The app; an exception no handler took becomes the `internal` answer here, inside this middleware, so
-        it carries the headers and reaches the log (Starlette answers an `Exception` handler outside it)."""
+        """The app; an exception becomes its handler's answer (Starlette's ExceptionMiddleware, merged here), and
+        one no handler takes the `internal` answer, inside this middleware: both carry the headers and are
+        logged. Routes built from functions find the same handlers in the scope, as Starlette arranges."""
+        scope["starlette.exception_handlers"] = self.handlers
         try:
             await self.app(scope, receive, answer)
-        except PayloadTooLarge:
-            if not answer.over:
-                raise
         except Exception as exc:
+            if answer.over and isinstance(exc, PayloadTooLarge):
+                return  # the refusal is sent by `answer`'s caller
             if answer.started or answer.over:
                 raise  # too late to answer: uvicorn logs it and closes the connection
-            response = await unexpected_error(Request(scope), exc)
+            handler = next((self.handlers[0][c] for c in type(exc).__mro__ if c in self.handlers[0]), None)
+            response = await (handler or unexpected_error)(Request(scope), exc)
             await response(scope, receive, answer)
+            exc.__traceback__ = None  # reused exception instances would keep every traceback
 
     @staticmethod
     def counted(receive: Receive, answer: Answer, limit: int) -> Receive:
