@@ -12,12 +12,13 @@ from __future__ import annotations
 import logging
 import time
 import urllib.parse
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import orjson
 from starlette.requests import Request
-from starlette.types import ASGIApp, ExceptionHandler, Message, Receive, Scope, Send
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server import http_cache
 from server.errors import unexpected_error
@@ -25,6 +26,7 @@ from server.http_cache import Kind
 from tools.errors import BadRequest, PayloadTooLarge
 
 access_log = logging.getLogger("benchtoward.access")
+Handler = Callable[[Request, Exception], Awaitable[Response]]
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -176,13 +178,16 @@ class Front:
     def __init__(
         self,
         app: ASGIApp,
-        handlers: Mapping[Any, ExceptionHandler],
+        handlers: Mapping[Any, Handler],
         version: Callable[[], int],
         code: str,
         larger: dict[str, int] | None = None,
     ) -> None:
         self.app = app
-        self.handlers = ({key: value for key, value in handlers.items() if key is not Exception}, {})
+        self.handlers: tuple[dict[Any, Handler], dict[int, Handler]] = (
+            {key: value for key, value in handlers.items() if key is not Exception},
+            {},
+        )
         self.version = version  # the store generation answers are computed at (or after) from now on
         self.code = code  # the code's identity, part of every registry ETag
         self.larger = larger or {}  # exact paths (uploads) allowed a body over MAX_BODY_BYTES
