@@ -21,6 +21,7 @@ from server.settings import Settings, from_sources, setting_fields
 from tools.bundles import export_result, import_result
 from tools.errors import AppError
 
+WORKER_HEALTHCHECK_SECONDS = 60
 Handler = Callable[[argparse.Namespace, Settings], int]
 
 
@@ -43,6 +44,11 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
         log_level=settings.log_level,
         lifespan="on",
         http=HTTP_PROTOCOL,  # httptools with limits on the request head (server/http_limits.py)
+        proxy_headers=bool(settings.forwarded_allow_ips),  # uvicorn would trust 127.0.0.1 unless told otherwise
+        forwarded_allow_ips=settings.forwarded_allow_ips or "",
+        # A worker imports the whole app before it can answer uvicorn's health ping: on a busy machine that takes
+        # over uvicorn's 5 s, and a worker killed for it is started again, and killed again, without end.
+        timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
     )
     return 0
 
@@ -84,7 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     serve_parser = commands.add_parser("serve", help="Serve /v1, MCP at /mcp and the website.")
-    add_settings(serve_parser, ["db", "host", "port", "public_url", "artifacts", "data", "log_level", *REVIEW_SETTINGS])
+    served = ["db", "host", "port", "public_url", "artifacts", "data", "forwarded_allow_ips", "log_level"]
+    add_settings(serve_parser, [*served, *REVIEW_SETTINGS])
     serve_parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes.")
     serve_parser.set_defaults(handler=serve)
 

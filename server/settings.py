@@ -38,6 +38,13 @@ class Settings:
     data: Path | None = setting(
         None, "Folder of local task data (ClinicalQA files, VitalDB cases).", "BENCHTOWARD_DATA", "--data"
     )
+    forwarded_allow_ips: str | None = setting(
+        None,
+        "Comma-separated addresses of the reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed "
+        "(e.g. 127.0.0.1 for nginx on the same machine); default none: the connecting address is the visitor.",
+        "BENCHTOWARD_FORWARDED_ALLOW_IPS",
+        "--forwarded-allow-ips",
+    )
     log_level: str = setting("info", "Log level: debug, info, warning, error.", "BENCHTOWARD_LOG_LEVEL", "--log-level")
     review_workers: int = setting(
         1,
