@@ -134,7 +134,7 @@ class Answer:
             headers.append(VARY)
         message["headers"] = headers
         if etag is not None and http_cache.matches(self.wants, etag):
-            self.dropping = True  # 304, sent with the body's first part: it says which tag (gzip or not) applies
+            self.dropping, self.status = True, 304  # sent with the body's first part: it says which tag applies
             self.held = message
             self.gzip = compress and self.gzip
             return
