@@ -106,6 +106,11 @@ class Answer:
             await self.start(message)
         elif message["type"] == "http.response.body" and (self.held is not None or self.dropping):
             await self.body(message)
+        elif self.held is not None or self.dropping:  # another kind of body (an ASGI extension): never compressed
+            if self.held is not None:
+                await self.body({"type": "http.response.body", "body": b"", "more_body": not self.dropping})
+            if not self.dropping:
+                await self.send(message)
         else:
             await self.send(message)
 
