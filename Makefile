@@ -30,9 +30,11 @@ run: install
 	$(BIN)/benchtoward demo --db $(DB) --quiet
 	$(BIN)/benchtoward serve --db $(DB) --host $(HOST) --port $(PORT)
 
-# wrk (Debian) drives the load test; without root or apt the test says it is skipped and why.
+# wrk (Debian) drives the load test; nginx (Debian) runs the deployment test (deploy/nginx/benchtoward.conf in front
+# of two workers). Without root or apt each test says it is skipped and why.
 system-tools:
 	@command -v wrk >/dev/null 2>&1 || (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq wrk >/dev/null 2>&1) || echo "wrk could not be installed: the load test will be skipped"
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || (apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null 2>&1) || echo "nginx could not be installed: the deployment test will be skipped"
 
 browser: $(AXE)
 	@if [ ! -x $(CHROMIUM) ]; then \

@@ -15,7 +15,8 @@ sync adds a shipped version. Results enter through the import path in review, ar
 and rank ranges are computed once per task version.
 
 Targets (issue 8): zero errors; p99 of lookup <= 50 ms; the server's memory flat over the run.
-With --compare-workers, /v1/lookup alone is measured against `serve --workers 1` and `--workers 2`.
+With --compare-workers, /v1/lookup alone is measured against `serve --workers 1`, `--workers 2`, and `--workers 2`
+behind nginx with deploy/nginx/benchtoward.conf (issue 15); --only-compare-workers runs that comparison alone.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from store import Store
 from store import results as result_store
 from store import tasks as task_store
 from tests.factory import FakeModel, write_bundle
+from tests.nginx_proxy import nginx_binary, nginx_in_front
 from tools.bundles import import_result
 from tools.ranking import refresh_rank_ranges
 from tools.registry import Registry
@@ -353,18 +355,32 @@ def load(
     }
 
 
+def lookup_figures(url: str, script: Path, seconds: int) -> dict[str, Any]:
+    figures = figures_of(run_wrk(url, script, 32, seconds))
+    return {
+        "requests_per_second": round(figures["requests"] / figures["duration_us"] * 1e6),
+        "p99_ms": figures["latency_us"]["p99"] / 1000,
+        "errors": sum(figures["errors"].values()),
+    }
+
+
 def compare_workers(db: Path, index: dict[str, list[str]], seconds: int, workdir: Path) -> dict[str, Any]:
+    """/v1/lookup alone: one worker, two workers, and two workers behind nginx with the documented configuration
+    (deploy/nginx/benchtoward.conf; its cache answers repeated lookups for 30 s), when nginx is installed."""
     script = workdir / "lookup-only.lua"
     script.write_text(lua_script(lookup_requests(index, random.Random(9))))
     found = {}
     for workers in (1, 2):
         with served(db, workers) as (url, _):
-            figures = figures_of(run_wrk(url, script, 32, seconds))
-        found[f"workers_{workers}"] = {
-            "requests_per_second": round(figures["requests"] / figures["duration_us"] * 1e6),
-            "p99_ms": figures["latency_us"]["p99"] / 1000,
-            "errors": sum(figures["errors"].values()),
-        }
+            found[f"workers_{workers}"] = lookup_figures(url, script, seconds)
+    if nginx_binary() is None:
+        print("  nginx is not installed (make system-tools): the run through nginx is left out")
+        return found
+    with (
+        served(db, 2, options=("--forwarded-allow-ips", "127.0.0.1")) as (url, _),
+        nginx_in_front(url.removeprefix("http://"), free_port(), workdir / "nginx") as proxied,
+    ):
+        found["workers_2_through_nginx"] = lookup_figures(proxied, script, seconds)
     return found
 
 
@@ -411,7 +427,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes of the server.")
     parser.add_argument("--no-writer", action="store_true", help="No evaluation writes during the run.")
     parser.add_argument("--pin", action="store_true", help="Server on CPU 0; wrk, evaluations, endpoint on CPU 1.")
-    parser.add_argument("--compare-workers", action="store_true")
+    parser.add_argument("--compare-workers", action="store_true", help="Then /v1/lookup with 1, 2 workers, nginx.")
+    parser.add_argument("--only-compare-workers", action="store_true", help="Only that comparison (a short run).")
     args = parser.parse_args()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="benchtoward-load-"))
     workdir.mkdir(parents=True, exist_ok=True)
@@ -420,9 +437,12 @@ def main() -> int:
         f"\n{args.models} models x {len(index['tasks'])} task versions, {args.seconds} s, 64 connections "
         f"(think time {args.think_ms} ms), {args.workers} worker(s), wrk -t1 x2"
     )
-    result = load(db, index, args.seconds, workdir, args.think_ms, args.workers, args.pin, not args.no_writer)
-    ok = report(result)
-    if args.compare_workers:
+    result: dict[str, Any] = {}
+    ok = True
+    if not args.only_compare_workers:
+        result = load(db, index, args.seconds, workdir, args.think_ms, args.workers, args.pin, not args.no_writer)
+        ok = report(result)
+    if args.compare_workers or args.only_compare_workers:
         result["workers"] = compare_workers(db, index, min(args.seconds, 15), workdir)
         for name, figures in result["workers"].items():
             print(

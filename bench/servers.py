@@ -76,10 +76,11 @@ def wait_for(url: str, seconds: float = 60) -> None:
 
 @contextmanager
 def served(
-    db: Path, workers: int = 1, log: Path | None = None, cpus: str | None = None
+    db: Path, workers: int = 1, log: Path | None = None, cpus: str | None = None, options: tuple[str, ...] = ()
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """`benchtoward serve` on a free port: (its URL, the process); with one worker the process is the server.
-    `cpus` pins it (taskset), e.g. "0", so that load generators on the other core do not take its time."""
+    `cpus` pins it (taskset), e.g. "0", so that load generators on the other core do not take its time;
+    `options` are more flags of `serve`."""
     port = free_port()
     command = [
         *pinned(cpus),
@@ -93,6 +94,7 @@ def served(
         "warning",
         "--workers",
         str(workers),
+        *options,
     ]
     output = log.open("wb") if log else subprocess.DEVNULL
     process = subprocess.Popen(command, stdout=output, stderr=output)

@@ -17,11 +17,13 @@ from starlette.routing import BaseRoute, Route
 
 from server.api import api_routes, json_response
 from server.cli_support import clean_artifacts
-from server.errors import HANDLERS, UnexpectedErrors
+from server.errors import HANDLERS
+from server.http_cache import code_identity
 from server.mcp_tools import build_mcp, transport_security
-from server.middleware import AccessLog, BodyLimit, SecurityHeaders
+from server.middleware import Front
 from server.openapi import openapi_document
 from server.review_api import review_routes
+from server.routing import App
 from server.runtime import Runtime, load_secret
 from server.served_pages import ServedPages
 from server.settings import Settings
@@ -155,15 +157,13 @@ def build_app(settings: Settings) -> Starlette:
     routes = [*api_routes(runtime, is_page), *review_routes(runtime), *document_routes(settings)]
     routes += [Route("/mcp", refuse_mcp_stream, methods=["GET"], name="mcp_stream"), *mcp_app.routes]  # 405 first
     routes += [*public_pages, *review_routes_for(runtime)]
-    return Starlette(
+    return App(
         routes=routes,
         middleware=[
-            Middleware(AccessLog),
-            Middleware(SecurityHeaders),
-            Middleware(BodyLimit, larger=UPLOAD_PATHS),
-            Middleware(UnexpectedErrors),
+            Middleware(
+                Front, handlers=HANDLERS, version=runtime.settled_generation, code=code_identity(), larger=UPLOAD_PATHS
+            ),
             Middleware(ServedPages, runtime=runtime),  # a beacon counts only for a page sent to its visitor
         ],
-        exception_handlers=HANDLERS,
         lifespan=lifespan,
     )

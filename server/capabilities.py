@@ -14,7 +14,20 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from tools import catalog, compare, datasets, evidence, exports, leaderboard, lookup, models, predictions, results, stats, tasks
+from tools import (
+    catalog,
+    compare,
+    datasets,
+    evidence,
+    exports,
+    leaderboard,
+    lookup,
+    models,
+    predictions,
+    results,
+    stats,
+    tasks,
+)
 from tools.errors import (
     AppError,
     BadRequest,

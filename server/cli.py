@@ -23,6 +23,7 @@ from tools import export_files
 from tools.bundles import export_result, import_result
 from tools.errors import AppError
 
+WORKER_HEALTHCHECK_SECONDS = 60
 Handler = Callable[[argparse.Namespace, Settings], int]
 SERVE_SETTINGS = [*REVIEW_SETTINGS, "forwarded_allow_ips", "limit_concurrency"]
 
@@ -37,8 +38,16 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
         if value is not None:
             os.environ[field.metadata["env"]] = str(value)
     # httptools with limits on the request head and its time, connections capped, forwarded addresses believed
-    # only from the proxies named by --forwarded-allow-ips (server/http_limits.py)
-    uvicorn.run("server.asgi:create_app", factory=True, workers=args.workers, **uvicorn_options(settings))
+    # only from the proxies named by --forwarded-allow-ips (server/http_limits.py). A worker imports the whole app
+    # before it can answer uvicorn's health ping: on a busy machine that takes over uvicorn's 5 s, and a worker
+    # killed for it is started again, and killed again, without end.
+    uvicorn.run(
+        "server.asgi:create_app",
+        factory=True,
+        workers=args.workers,
+        timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
+        **uvicorn_options(settings),
+    )
     return 0
 
 

@@ -8,7 +8,6 @@ import logging
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.api import json_response
 from tools.errors import AppError, BadRequest, Internal, MethodNotAllowed, NotFound
@@ -55,35 +54,6 @@ async def http_error(request: Request, exc: Exception) -> Response:
 async def unexpected_error(request: Request, exc: Exception) -> Response:
     log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return respond(request, Internal("an internal error occurred; it has been logged"))
-
-
-class UnexpectedErrors:
-    """The innermost middleware: an exception no handler took becomes the `internal` answer here, inside the
-    middleware stack, so it carries the security headers and reaches the access log. (Starlette answers an
-    `Exception` handler from its outermost layer, past every user middleware.)"""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = False
-
-        async def tracked(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, receive, tracked)
-        except Exception as exc:
-            if started:
-                raise  # too late to answer: the outermost handler logs it and the connection closes
-            request = Request(scope)
-            response = await unexpected_error(request, exc)
-            await response(scope, receive, send)
 
 
 HANDLERS = {AppError: app_error, HTTPException: http_error, Exception: unexpected_error}

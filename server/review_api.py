@@ -105,7 +105,7 @@ def bearer_token(request: Request) -> str | None:
     return value.strip() if scheme.lower() == "bearer" and value.strip() else None
 
 
-def authenticate(runtime: Runtime, request: Request) -> Actor:
+async def authenticate(runtime: Runtime, request: Request) -> Actor:
     """The maintainer of a valid bearer token, or unauthorized. The token is checked first: a valid one always
     gets in, a wrong one counts towards the failed-login limits (and is answered `rate_limited` past them)."""
     token = bearer_token(request)
@@ -114,7 +114,7 @@ def authenticate(runtime: Runtime, request: Request) -> Actor:
     try:
         return actor_of(authenticate_token(runtime.registry, runtime.keys, token))
     except Unauthorized:
-        runtime.limiters.login_failed(runtime.visitor(request).hash, token)
+        await runtime.limiters.login_failed(runtime.visitor(request).hash, token)
         raise
 
 
@@ -336,7 +336,7 @@ ROUTES: tuple[ReviewRoute, ...] = (
 
 def endpoint(route: ReviewRoute, runtime: Runtime) -> Callable[[Request], Awaitable[Response]]:
     async def handle(request: Request) -> Response:
-        actor = authenticate(runtime, request) if route.maintainers else None  # before any body is read
+        actor = await authenticate(runtime, request) if route.maintainers else None  # before any body is read
         query = parse_query(route.query, inputs(request)) if route.query else None
         body = None
         if route.body is not None and route.body is not PaperUpload:

@@ -54,13 +54,14 @@ class Runtime:
         self._registry: Registry | None = None
         self.visitor_keys = DailyKeys()  # the daily visitor keys (tools/visitor_keys.py), not the server secret
         self._keys: Keys | None = None
-        self.limiters = Limiters()
+        self._limiters: Limiters | None = None
         self.worker: JobWorker | None = None
         self.paper_llm = paper_llm(settings)
 
     def start(self, registry: Registry, secret: bytes) -> None:
         self._registry = registry
         self._keys = Keys(secret)
+        self._limiters = Limiters.of(registry.store)
 
     @property
     def keys(self) -> Keys:
@@ -68,6 +69,13 @@ class Runtime:
         if self._keys is None:
             raise RuntimeError("the app has not started: run it with its lifespan")
         return self._keys
+
+    @property
+    def limiters(self) -> Limiters:
+        """The rate limits, counted in the store: one limit for every worker process on the database."""
+        if self._limiters is None:
+            raise RuntimeError("the app has not started: run it with its lifespan")
+        return self._limiters
 
     @property
     def origin(self) -> str:
@@ -96,6 +104,11 @@ class Runtime:
         if self._registry is None:
             raise RuntimeError("the app has not started: run it with its lifespan")
         return self._registry
+
+    def settled_generation(self) -> int:
+        """The store generation every answer from now on is computed at or after (the registry ETags)."""
+        registry = self.registry
+        return registry.cache.settle(registry.store)
 
     def visitor(self, connection: HTTPConnection) -> Visitor:
         """The daily visitor hash of the caller, keyed by today's visitor key; the address is used here and

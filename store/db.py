@@ -98,8 +98,12 @@ def apply_migrations(connection: sqlite3.Connection, found: list[tuple[int, str,
 
 
 # Tables whose writes change no answer a reader caches: an evaluation's claim and its per-item cache, written
-# several times a second while it runs. Every other table moves the generation (tables added later included).
-UNCACHED_TABLES = frozenset({"runs", "run_items", "schema_migrations", "generation", "visitor_keys", "served_pages"})
+# several times a second while it runs, the rate-limit windows (a failed login must not empty every cache), and
+# the day's visitor keys and served pages (written as pages are served). Every other table moves the generation
+# (tables added later included).
+UNCACHED_TABLES = frozenset(
+    {"runs", "run_items", "schema_migrations", "generation", "visitor_keys", "served_pages", "rate_events"}
+)
 
 
 def install_generation(connection: sqlite3.Connection) -> None:

@@ -12,8 +12,9 @@ Rows = dict[str, list[tuple[object, ...]]]
 
 def database_rows(db: Path, skip: tuple[str, ...] = ()) -> Rows:
     """Every row of every table (sorted), on a read-only connection; FTS shadow tables included; the cache
-    generation counter left out (bookkeeping that moves at every start)."""
-    skip = (*skip, "generation")
+    generation counter and the rate-limit windows left out (bookkeeping: the counter moves at every start, the
+    windows count failed and refused attempts, which is their purpose, and forget them as they age)."""
+    skip = (*skip, "generation", "rate_events")
     connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]

@@ -78,9 +78,9 @@ async def get_predictions(registry: Registry, query: GetPredictionsQuery) -> Pre
     return preview
 
 
-def predictions_file(registry: Registry, run_id: str, visitor: Visitor | None) -> Path:
-    """The stored predictions file of a result; a listed result's download counts as a reuse."""
+def predictions_file(registry: Registry, run_id: str, visitor: Visitor | None) -> tuple[Path, str]:
+    """The stored predictions file of a result and its sha256; a listed result's download counts as a reuse."""
     result = stored_result(registry, run_id)
     if visitor is not None and result.status == "published":
         registry.usage.count_download(visitor, f"/artifacts/{run_id}/predictions.parquet", run_id)
-    return registry.predictions_path(result.predictions_path)
+    return registry.predictions_path(result.predictions_path), result.predictions_sha256

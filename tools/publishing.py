@@ -174,14 +174,14 @@ async def request_withdrawal(
     """Ask the maintainers to withdraw a result while it is checked. Every request counts towards its visitor's
     limit; one for a result that already has an open request is folded into it (same receipt, nothing stored),
     and only a new entry in the queue counts towards the limit all visitors share."""
-    limiters.withdrawals.hit(visitor)
+    await limiters.withdrawals.hit(visitor)
     result = stored_result(registry, request.run_id)
     if result.status == "withdrawn":
         raise Conflict(f"result {result.run_id} is withdrawn already")
     stored = withdrawal_store.open_request(registry.store, result.run_id)
     if stored is not None:
         return WithdrawalReceipt(id=stored.id, run_id=stored.run_id, status="open", message=ALREADY_OPEN)
-    limiters.new_withdrawals.hit(visitor)
+    await limiters.new_withdrawals.hit(visitor)
     stored = await withdrawal_store.insert_request(registry.store, result.run_id, request.reason, request.contact)
     return WithdrawalReceipt(id=stored.id, run_id=stored.run_id, status="open", message=RECEIVED)
 

@@ -1,4 +1,5 @@
-"""Sliding-window limits, keyed by the daily visitor hash (never an address), and the rules that use them.
+"""Sliding-window limits, keyed by the daily visitor hash (never an address), kept in the store, and the rules
+that use them.
 
 The rules punish the attacker, not the owner:
 
@@ -11,17 +12,19 @@ The rules punish the attacker, not the owner:
 
 A visitor is an address's daily hash, an IPv6 address counted by its /64 (tools/usage.py), and the address is
 the connection's own unless it comes from a proxy the operator named (`--forwarded-allow-ips`). The windows
-live in `RateLimiter`; `check`, `record` and `hit` are all the rules use, so where the counts are kept can
-change without touching them. Nothing about a visitor outlives the window.
+live in the database (store/ratelimits.py), so every worker process of `serve --workers N` counts against one
+limit; nothing about a visitor outlives the window. Only refusable writes are limited, never a read: `check` is
+one indexed read, `record` and `hit` one short write.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from store import ratelimits
+from store.db import Store
 from tools.auth import parse_token
 from tools.errors import RateLimited
 
@@ -33,45 +36,45 @@ class Limit:
     window_seconds: float
 
 
-@dataclass
+@dataclass(frozen=True)
 class RateLimiter:
+    store: Store
+    name: str  # the limit's key in the store: "login_failures", "withdrawals"
     limit: Limit
     what: str  # for the message: "failed logins", "withdrawal requests"
-    _by_visitor: dict[str, deque[float]] = field(default_factory=dict)
-    _all: deque[float] = field(default_factory=deque)
-
-    def _prune(self, now: float) -> None:
-        horizon = now - self.limit.window_seconds
-        while self._all and self._all[0] <= horizon:
-            self._all.popleft()
-        for key in [k for k, times in self._by_visitor.items() if not times or times[-1] <= horizon]:
-            del self._by_visitor[key]
-        for times in self._by_visitor.values():
-            while times and times[0] <= horizon:
-                times.popleft()
 
     def check(self, visitor: str | None, now: float | None = None) -> None:
         """Raise `rate_limited` when this visitor, or everyone together, used up the window."""
-        now = time.monotonic() if now is None else now
-        self._prune(now)
-        mine = self._by_visitor.get(visitor or "-")
-        if mine is not None and len(mine) >= self.limit.per_visitor:
-            self._refuse(mine[0], now)
-        if len(self._all) >= self.limit.total:
-            self._refuse(self._all[0], now)
+        now = time.time() if now is None else now
+        used = ratelimits.usage(self.store, self.name, visitor or "-", now - self.limit.window_seconds)
+        self._raise_if_full(used, now)
 
-    def record(self, visitor: str | None, now: float | None = None) -> None:
-        now = time.monotonic() if now is None else now
-        self._by_visitor.setdefault(visitor or "-", deque()).append(now)
-        self._all.append(now)
+    async def record(self, visitor: str | None, now: float | None = None) -> None:
+        """Count one event (for things limited after they fail, such as a login)."""
+        now = time.time() if now is None else now
+        since = now - self.limit.window_seconds
+        await ratelimits.count_event(self.store, self.name, visitor or "-", now, since, None, None)
 
-    def hit(self, visitor: str | None, now: float | None = None) -> None:
-        """Check, then count one event (for things limited whether or not they succeed)."""
-        self.check(visitor, now)
-        self.record(visitor, now)
+    async def hit(self, visitor: str | None, now: float | None = None) -> None:
+        """Check, then count one event (for things limited whether or not they succeed): one transaction, so
+        two workers can never both take the last place."""
+        now = time.time() if now is None else now
+        since = now - self.limit.window_seconds
+        refused = await ratelimits.count_event(
+            self.store, self.name, visitor or "-", now, since, self.limit.per_visitor, self.limit.total
+        )
+        if refused is not None:
+            self._raise_if_full(refused, now)
 
-    def _refuse(self, oldest: float, now: float) -> None:
-        retry_after = max(1, math.ceil(oldest + self.limit.window_seconds - now))
+    def _raise_if_full(self, used: ratelimits.Usage, now: float) -> None:
+        if used.mine.count >= self.limit.per_visitor:
+            self._refuse(used.mine.oldest, now)
+        if used.everyone.count >= self.limit.total:
+            self._refuse(used.everyone.oldest, now)
+
+    def _refuse(self, oldest: float | None, now: float) -> None:
+        start = now if oldest is None else oldest
+        retry_after = max(1, math.ceil(start + self.limit.window_seconds - now))
         raise RateLimited(f"too many {self.what}; try again in {retry_after} s", retry_after)
 
 
@@ -82,20 +85,25 @@ WITHDRAWAL_REQUESTS = Limit(per_visitor=5, total=100_000, window_seconds=3600)
 NEW_WITHDRAWALS = Limit(per_visitor=5, total=200, window_seconds=3600)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Limiters:
-    """The limiters one server process keeps."""
+    """The limiters of one store, shared by every process that serves it."""
 
-    login_failures: RateLimiter = field(default_factory=lambda: RateLimiter(LOGIN_FAILURES, "failed logins"))
-    token_failures: RateLimiter = field(
-        default_factory=lambda: RateLimiter(TOKEN_FAILURES, "failed logins with this token id")
-    )
-    withdrawals: RateLimiter = field(default_factory=lambda: RateLimiter(WITHDRAWAL_REQUESTS, "withdrawal requests"))
-    new_withdrawals: RateLimiter = field(
-        default_factory=lambda: RateLimiter(NEW_WITHDRAWALS, "new withdrawal requests")
-    )
+    login_failures: RateLimiter
+    token_failures: RateLimiter
+    withdrawals: RateLimiter
+    new_withdrawals: RateLimiter
 
-    def login_failed(self, visitor: str | None, token: str) -> None:
+    @classmethod
+    def of(cls, store: Store) -> Limiters:
+        return cls(
+            login_failures=RateLimiter(store, "login_failures", LOGIN_FAILURES, "failed logins"),
+            token_failures=RateLimiter(store, "token_failures", TOKEN_FAILURES, "failed logins with this token id"),
+            withdrawals=RateLimiter(store, "withdrawals", WITHDRAWAL_REQUESTS, "withdrawal requests"),
+            new_withdrawals=RateLimiter(store, "new_withdrawals", NEW_WITHDRAWALS, "new withdrawal requests"),
+        )
+
+    async def login_failed(self, visitor: str | None, token: str) -> None:
         """Count one failed login: by its visitor and by the key id the token names (when it names one). Once
         either is over its limit the failure is answered `rate_limited` instead of `unauthorized`. Called only
         after the token was checked and refused, so a valid token never meets this limit."""
@@ -103,5 +111,5 @@ class Limiters:
         self.login_failures.check(visitor)
         if key_id is not None:
             self.token_failures.check(key_id)
-            self.token_failures.record(key_id)
-        self.login_failures.record(visitor)
+            await self.token_failures.record(key_id)
+        await self.login_failures.record(visitor)

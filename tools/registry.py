@@ -47,6 +47,12 @@ class ReadCache:
         self.put(store, key, value)
         return value
 
+    def settle(self, store: Store) -> int:
+        """The generation cached answers belong to from now on (older ones are dropped): any answer served
+        after this call was computed at this generation or a later one, so it may be labelled with it."""
+        self.peek(store, None)
+        return self.version
+
     def peek(self, store: Store, key: Hashable) -> Any | None:
         """The cached answer for `key`, or None; for answers computed off the loop (then `put`)."""
         version = self.current_version(store)

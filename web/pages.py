@@ -24,9 +24,9 @@ from tools.usage import Visitor
 from web.boards import BoardView, board_view, clean_params, is_reference, task_view
 from web.forest import Estimate, forest_plot
 from web.format import FILTERS, money, number
-from web.plots import cost_plot_for
 from web.friendly import Wording, nearest, wording
 from web.markdown import render_inline
+from web.plots import cost_plot_for
 
 __all__ = ["Site", "environment", "error_page", "known_page", "money", "number", "page_routes", "render"]
 Q = TypeVar("Q", bound=BaseModel)

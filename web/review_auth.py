@@ -144,7 +144,7 @@ async def login(site: ReviewSite, request: Request) -> Response:
     try:
         _, cookie = await log_in(site.registry, site.keys, token)
     except Unauthorized:
-        site.limiters.login_failed(site.visitor(request).hash, token)
+        await site.limiters.login_failed(site.visitor(request).hash, token)
         return login_page(site, request, 401, "That token is not valid.")
     response = RedirectResponse(safe_next(str(form.get("next", ""))), status_code=303)
     response.set_cookie(

@@ -32,6 +32,7 @@ def withdraw_routes(site: ReviewSite) -> list[BaseRoute]:
         wanted = {key: str(form.get(key, "")).strip() for key in ("run_id", "reason", "contact")}
         wanted_request = validate(publishing.NewWithdrawalRequest, wanted)
         visitor = site.visitor(request).hash
+        # counted by request_withdrawal, only once the form token proved the form was ours
         receipt = await publishing.request_withdrawal(site.registry, wanted_request, site.limiters, visitor)
         return render("withdraw_done.html", status=202, title="Request received", receipt=receipt)
 
