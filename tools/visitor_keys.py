@@ -61,9 +61,9 @@ class DailyKeys:
 
     async def keep_forever(self, store: Store) -> None:
         """Refresh just after each Korea-time midnight and every REFRESH_SECONDS; a failure is logged, retried."""
-        while True:
+        while True:  # the server's start has just refreshed them: wait first, so no write races its first requests
+            await asyncio.sleep(min(REFRESH_SECONDS, seconds_to_midnight()))
             try:
                 await self.refresh(store)
             except Exception:
                 log.exception("could not refresh the daily visitor keys")
-            await asyncio.sleep(min(REFRESH_SECONDS, seconds_to_midnight()))
