@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from evaluator.papers.names import benchmarks_in, metrics_in, models_in
-from evaluator.papers.numbers import not_a_result, said_of_people
+from evaluator.papers.numbers import in_points, not_a_result, said_of_people
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.vocabulary import read_value, resolve_dataset, settings_of
 
@@ -137,7 +137,10 @@ def _result_numbers(sentence: str) -> list[tuple[int, int, str, tuple[float, flo
 
 
 def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, int, str]]) -> str | None:
-    """The metric named nearest before the value in its clause, else right after it ("66.18% accuracy")."""
+    """The metric named nearest before the value in its clause, else right after it ("66.18% accuracy"); a value
+    in points is a score."""
+    if in_points(sentence, end):
+        return "score"
     before = [m for m in metrics if m[1] <= start and not re.search(r"[;]", sentence[m[1] : start])]
     after = [m for m in metrics if m[0] >= end and m[0] - end <= 12]
     if after and (not before or re.match(r"^ ?%? ?\(?$", sentence[end : after[0][0]])):

@@ -34,13 +34,13 @@ _UNIT_AFTER = re.compile(
     r"kg|percentile|x\b|개|건|명|문항|년|월|일|시간|분|초|만|천|세|"
     # settings and sizes written with a hyphen: "5-shot", "4-bit", "10-fold", "5-option" (usmle_llm_systematic_*,
     # medqa_aiwiki_overview.md); "50%대", "in the fifties" (dental_exam_chatbots_kollo_ko.md)
-    r"shots?\b|bits?\b|fold\b|way\b|options?\b|epochs?\b|layers?\b|USD|dollars|달러|원\b|점대|대(?=[에로의를는가]|\s|$))",
+    r"shots?\b|bits?\b|fold\b|way\b|options?\b|epochs?\b|layers?\b|USD|dollars|달러|원\b|점대|대(?=[에로의를는가]|$))",
     re.I,
 )
 _NOT_BEFORE = re.compile(
     r"(?:\bn ?=|\bN ?=|\bp ?[<=>]|#|\bversion|\bv|\bR2|\bR²|\btop-|\bStep|\b(?:over|more than|less than|at least|"
     r"at most|above|below|under|by|by over|by up to|exceeding|threshold of|cut-?off of|pass mark of|minimum of|"
-    r"target|goal)|[<>≤≥~=$€£₩]|\br ?=|합격선|과락|기준|목표)[ :(]{0,3}$",
+    r"target|goal)|[<>≤≥~$€£₩]|\br ?=|합격선|과락|기준|목표)[ :(]{0,3}$",
     re.I,
 )
 # a bound, a threshold or a baseline written after the value: "95% 기준", "90% 이상", "36.7% baseline"
@@ -53,15 +53,16 @@ _PEOPLE = re.compile(
 )
 # a share of the cohort or of the items, not a score: "38.4% of patients", "98% clinical vignettes"
 _SHARE_AFTER = re.compile(
-    r"^ ?(?:of (?:the |all |our )?(?:[\w-]+ ){0,2}(?:patients|cases|participants|subjects|questions|admissions|"
-    r"surgeries|operations|cohort|population|respondents|items|records|episodes|data)\b|"
+    r"^ ?(?:of (?:the |all |our )?(?:[\w-]+ ){0,2}(?:patients|participants|subjects|admissions|surgeries|operations|"
+    r"cohort|population|respondents|episodes)\b|"
     r"(?:clinical )?(?:vignettes|men|women|males|females|female|male))",
     re.I,
 )
 # a statistic of the cohort, not of a model: "the ICU mortality rate was 7%", "mean age of 62", "odds ratio 1.4"
 _COHORT_BEFORE = re.compile(
     r"\b(?:aged?|ages|mean age|BMI|body mass index|doses?|weight|height|duration|follow-up|IQR|interquartile range|"
-    r"SD|standard deviation|odds ratios?|a?OR|HR|hazard ratios?|RR|relative risk|risk ratios?|incidence|prevalence|"
+    r"(?-i:SD|a?OR|HR|RR)|standard deviation|odds ratios?|hazard ratios?|relative risk|risk ratios?|incidence|"
+    r"prevalence|"
     r"mortality rates?|(?:event|death|readmission|complication|hypotension|discharge) rates?|temperature)"
     r"(?: (?:was|were|is|of|at))? ?[:=(]? ?$",
     re.I,
@@ -80,6 +81,8 @@ _OPERATING_BEFORE = re.compile(
     r"false[- ]positive rate)(?: level)?(?: of)? ?)$",
     re.I,
 )
+# a score written in points: "ChatGPT-4는 221점, Claude3-Opus는 235.5점" (dental_exam_chatbots_kollo_ko.md)
+_POINTS = re.compile(r"^(?:점(?!대)| points\b)")
 _OPERATING_AFTER = re.compile(r"^ ?(?:sensitivity|specificity|recall|precision|PPV|NPV|FPR)\b", re.I)
 
 
@@ -101,9 +104,18 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True
     if re.match(r"^[:\-/]\d", after) or re.search(r"\d[:\-/]$", before):  # a time or a date: 18:17:01, 2025-03-21
         return True
-    if written.isdigit() and (1900 <= int(written) <= 2100 or (match.group(2) is None and int(written) > 100)):
+    points = _POINTS.match(after) is not None  # "221점": a score on an exam marked out of more than 100
+    if written.isdigit() and (
+        1900 <= int(written) <= 2100 or (match.group(2) is None and int(written) > 100 and not points)
+    ):
         return True
-    return bool(_PEOPLE.search(before[-16:]) or _PEOPLE.search(re.split(r"[,;.]", after)[0][:25]))
+    clause_after = re.split(r"[,;.]", after)[0][:25]
+    if re.match(r"^[ )%]{0,3}(?:vs\.?|versus|대|compared|than)\b", clause_after, re.I):
+        clause_after = ""  # "o1 94.3% vs 의료진 85.0%": the people are compared with, the value is the model's
+    # the people right after the value ("79.9% of physicians", "80% for doctors"), not a later phrase of the
+    # clause ("235.5점을 기록해 응시자 평균 점수": dental_exam_chatbots_kollo_ko.md)
+    people_after = re.match(r"^[ %)]{0,3}(?:(?:of|for|among|by|from|in) (?:the |all )?(?:[\w-]+ )?|의 )?", clause_after)
+    return bool(_PEOPLE.search(before[-16:]) or _PEOPLE.match(clause_after, people_after.end() if people_after else 0))
 
 
 def said_of_people(sentence: str, start: int, model_positions: list[int]) -> bool:
@@ -119,3 +131,8 @@ def said_of_people(sentence: str, start: int, model_positions: list[int]) -> boo
     # "실제 의사들의 평균 정답률(79.9%)보다 높은 86.2%": the value is compared with the people's, not theirs
     # (snuh_korean_medical_llm_kmle_news_ko.md)
     return not re.search(r"보다|대비|비교|\bthan\b|\bcompared\b|\bvs\b|\bversus\b", clause[people[-1].end() :], re.I)
+
+
+def in_points(sentence: str, end: int) -> bool:
+    """Whether the value ending at `end` is written in points ("235.5점", "221 points"): a score."""
+    return _POINTS.match(sentence[end : end + 8]) is not None

@@ -60,6 +60,14 @@ _ITEMS = re.compile(
     r"(questions|items|cases|patients|QA pairs|samples|recordings|records|surgeries)\b"
 )
 _OURS = re.compile(r"[(\[](?:ours|proposed)[)\]]", re.I)
+# a text that is itself a meta-analysis or a systematic review reports pooled estimates over many models: a value
+# it gives without naming a model is not one model's result (ioh_ml_meta_analysis_summary.md: "The area under the
+# ROC curve (AUROC) was 0.83"; usmle_llm_systematic_review_medrxiv_abstract.md)
+_POOLED = re.compile(
+    r"\b(?:our|this|a|the present) (?:systematic review and )?meta-analy|\b(?:our|this) systematic review|"
+    r":\s*a (?:systematic review|meta-analysis)|\bpooled (?:estimates?|sensitivity|specificity|AUROC|AUC|accuracy)",
+    re.I,
+)
 
 
 class RuleExtractor:
@@ -100,6 +108,8 @@ def read_rules(text: str) -> Extraction:
     named = {canonical_dataset(name) for sentence in parts.sentences for _, name in benchmarks_in(sentence)}
     only = named.pop() if len(named) == 1 else None  # the one benchmark the text names: its claims are on it
     claims = _cross_checked(_unique_claims([_completed(c, subjects, ioh, only) for c in claims[: MAX_CLAIMS * 2]]))
+    if _POOLED.search(body[:5000]):
+        claims = [c for c in claims if c.model is not None]
     claims = claims[:MAX_CLAIMS]
     names = _unique(subjects + [c.model for c in claims if c.model] + _named(parts, context.defined))[:MAX_MODELS]
     plain_body = plain(body)
