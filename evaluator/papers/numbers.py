@@ -81,6 +81,7 @@ _OPERATING_BEFORE = re.compile(
     r"false[- ]positive rate)(?: level)?(?: of)? ?)$",
     re.I,
 )
+_REFERENCE_BEFORE = re.compile(r"\b(?:Table|Figure|Fig\.|Section|Supplementary|Appendix|Eq\.|Equation) ?$", re.I)
 # a score written in points: "ChatGPT-4는 221점, Claude3-Opus는 235.5점" (dental_exam_chatbots_kollo_ko.md)
 _POINTS = re.compile(r"^(?:점(?!대)| points\b)")
 _OPERATING_AFTER = re.compile(r"^ ?(?:sensitivity|specificity|recall|precision|PPV|NPV|FPR)\b", re.I)
@@ -98,6 +99,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True
     if (_OPERATING_AFTER.match(after) and re.search(r"\bat $", before)) or _OPERATING_BEFORE.search(before[-28:]):
         return True
+    if _REFERENCE_BEFORE.search(before) or (before.endswith("[") and after.startswith("]")):
+        return True  # "Table 2", "Fig. 3", a citation "[1]" (medqa_aiwiki_overview.md)
     if re.match(r"^ ?(?:-|–|~|～)\d", after):  # a range "0.84-0.92", "76~79%"
         return True
     if re.match(r"^[ %]{0,2}(?:CI|confidence)", after):  # the level of a confidence interval
@@ -112,10 +115,9 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     clause_after = re.split(r"[,;.]", after)[0][:25]
     if re.match(r"^[ )%]{0,3}(?:vs\.?|versus|대|compared|than)\b", clause_after, re.I):
         clause_after = ""  # "o1 94.3% vs 의료진 85.0%": the people are compared with, the value is the model's
-    # the people right after the value ("79.9% of physicians", "80% for doctors"), not a later phrase of the
-    # clause ("235.5점을 기록해 응시자 평균 점수": dental_exam_chatbots_kollo_ko.md)
-    people_after = re.match(r"^[ %)]{0,3}(?:(?:of|for|among|by|from|in) (?:the |all )?(?:[\w-]+ )?|의 )?", clause_after)
-    return bool(_PEOPLE.search(before[-16:]) or _PEOPLE.match(clause_after, people_after.end() if people_after else 0))
+    # people named later in the value's clause leave it out too: when the reader cannot tell whose value it is, it
+    # reads none (dental_exam_chatbots_kollo_ko.md's "235.5점을 기록해 응시자 평균 점수" is lost to this, by choice)
+    return bool(_PEOPLE.search(before[-16:]) or _PEOPLE.search(clause_after))
 
 
 def said_of_people(sentence: str, start: int, model_positions: list[int]) -> bool:
