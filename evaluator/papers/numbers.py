@@ -83,7 +83,8 @@ _OPERATING_BEFORE = re.compile(
 )
 _REFERENCE_BEFORE = re.compile(r"\b(?:Table|Figure|Fig\.|Section|Supplementary|Appendix|Eq\.|Equation) ?$", re.I)
 # a score written in points: "ChatGPT-4는 221점, Claude3-Opus는 235.5점" (dental_exam_chatbots_kollo_ko.md)
-_POINTS = re.compile(r"^(?:점(?!대)| points\b)")
+# but not a gain: "5점 높은", "3점 차이"
+_POINTS = re.compile(r"^점(?!대| ?(?:높|낮|차이|상승|하락|향상|더|이상|이하))")
 _OPERATING_AFTER = re.compile(r"^ ?(?:sensitivity|specificity|recall|precision|PPV|NPV|FPR)\b", re.I)
 
 
@@ -99,6 +100,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True
     if (_OPERATING_AFTER.match(after) and re.search(r"\bat $", before)) or _OPERATING_BEFORE.search(before[-28:]):
         return True
+    if re.search(r"\b[a-z]+ \d[\d,]* \($", before):
+        return True  # the share of a count: "hypotension occurred in 1,234 (23.5%) patients"
     if _REFERENCE_BEFORE.search(before) or (before.endswith("[") and after.startswith("]")):
         return True  # "Table 2", "Fig. 3", a citation "[1]" (medqa_aiwiki_overview.md)
     if re.match(r"^ ?(?:-|–|~|～)\d", after):  # a range "0.84-0.92", "76~79%"
@@ -136,5 +139,5 @@ def said_of_people(sentence: str, start: int, model_positions: list[int]) -> boo
 
 
 def in_points(sentence: str, end: int) -> bool:
-    """Whether the value ending at `end` is written in points ("235.5점", "221 points"): a score."""
+    """Whether the value ending at `end` is written in points ("235.5점"): a score."""
     return _POINTS.match(sentence[end : end + 8]) is not None
