@@ -79,7 +79,10 @@ METRIC_WORDS = (
     ("f1", r"F1(?:[- ]score)?|macro[- ]F1"),
     ("sensitivity", r"sensitivity|민감도"),
     ("specificity", r"specificity|특이도"),
-    ("precision", r"precision|PPV"),
+    ("precision", r"precision|PPV|positive predictive value"),
+    # its own metric, so a negative predictive value is not read as the specificity named before it
+    # (hpi_discrimination_calibration_cardiac_abstract.md)
+    ("npv", r"NPV|negative predictive value"),
     ("recall", r"recall"),
     ("brier", r"Brier(?: score)?"),
     ("calibration slope", r"calibration slope|slope"),

@@ -39,7 +39,9 @@ _UNIT_AFTER = re.compile(
 )
 _NOT_BEFORE = re.compile(
     r"(?:\bn ?=|\bN ?=|\bp ?[<=>]|#|\bversion|\bv|\bR2|\bR²|\btop-|\bStep|\b(?:over|more than|less than|at least|"
-    r"at most|above|below|under|by|by over|by up to|exceeding|threshold of|cut-?off of|pass mark of|minimum of|"
+    r"at most|above|below|under|by|by over|by up to|exceeding|pass mark of|minimum of|"
+    # "a cut-off value of 85% carries a sensitivity of 62.4%" (hpi_discrimination_calibration_cardiac_abstract.md)
+    r"(?:threshold|cut-?off)(?: value| point| level)?(?: of| at| =)?|"
     r"target|goal)|[<>≤≥~$€£₩]|\br ?=|합격선|과락|기준|목표)[ :(]{0,3}$",
     re.I,
 )
@@ -82,6 +84,11 @@ _OPERATING_BEFORE = re.compile(
     re.I,
 )
 _REFERENCE_BEFORE = re.compile(r"\b(?:Table|Figure|Fig\.|Section|Supplementary|Appendix|Eq\.|Equation) ?$", re.I)
+# a threshold that "carries" a metric: "a value of 98% has a PPV of 64%" (hpi_discrimination_calibration_*.md)
+_CARRIES_AFTER = re.compile(
+    r"^ ?(?:has|have|carries|carry|gives|yields) (?:an? |the )?(?:sensitivity|specificity|PPV|NPV|positive|negative)",
+    re.I,
+)
 # a score written in points: "ChatGPT-4는 221점, Claude3-Opus는 235.5점" (dental_exam_chatbots_kollo_ko.md)
 # but not a gain: "5점 높은", "3점 차이"
 _POINTS = re.compile(r"^점(?!대| ?(?:높|낮|차이|상승|하락|향상|더|이상|이하))")
@@ -97,6 +104,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     if _BOUND_AFTER.match(after) or _SHARE_AFTER.match(after) or _COHORT_BEFORE.search(before):
         return True
     if _PRIOR_BEFORE.search(before) or _PRIOR_AFTER.match(sentence[end : end + 90]):
+        return True
+    if _CARRIES_AFTER.match(after):
         return True
     if (_OPERATING_AFTER.match(after) and re.search(r"\bat $", before)) or _OPERATING_BEFORE.search(before[-28:]):
         return True
