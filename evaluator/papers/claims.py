@@ -21,32 +21,21 @@ import re
 from dataclasses import dataclass, field
 
 from evaluator.papers.names import benchmarks_in, metrics_in, models_in
+from evaluator.papers.numbers import in_points, not_a_result, said_of_people
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.vocabulary import read_value, resolve_dataset, settings_of
 
 MAX_EVIDENCE = 600
 _NUMBER = re.compile(r"(?<![\w.,/#-])(-?(?:\d{1,3}(?:,\d{3})+|\d{1,6})(?:\.\d{1,6})?|-?\.\d{1,6})(?![\d,]\d)( ?%)?")
-_UNIT_AFTER = re.compile(
-    r"^[ -]?(?:mm ?Hg|min|minutes?|mins?|s\b|sec|seconds?|h\b|hours?|hrs?|days?|weeks?|months?|years?|[BMK]\b|"
-    r"billion|million|patients?|participants|subjects|questions|items|cases|admissions|stays|features|"
-    r"measurements|samples|models|LLMs|tokens|languages|tasks|datasets|hospitals|institutions|axes|GB|MB|mg|ml|"
-    r"kg|percentile|x\b|개|건|명|문항|년|월|일|시간|분|초|만|천|세)",
-    re.I,
-)
-_NOT_BEFORE = re.compile(
-    r"(?:\bn ?=|\bN ?=|\bp ?[<=>]|#|\bversion|\bv|\bR2|\bR²|\btop-|\bStep|\b(?:over|more than|less than|at least|"
-    r"at most|above|below|under|by|by over|by up to|exceeding|threshold of|cut-?off of|pass mark of|minimum of|"
-    r"target|goal)|[<>≤≥~]|합격선|과락|기준|목표)[ :(]{0,3}$",
-    re.I,
-)
-_RANGE = re.compile(r"rang(?:ing|ed|e) (?:from )?$|between $", re.I)
-_PEOPLE = re.compile(r"(?:physicians?|doctors?|clinicians?|humans?|experts?|residents|students|의사|전문의)", re.I)
 _CI = re.compile(
     r"^[ ,;]{0,2}[(\[]? ?(?:(?:95|90|99) ?% ?(?:CI|confidence intervals?)(?: ?\(CI\))?[:,]? ?)?"
     r"(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?(?:-|–|—|to|,) ?(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?[)\]]"
 )
 _AGGREGATE = re.compile(
-    r"\b(?:LLMs|models|algorithms|methods|systems)\b(?! (?:of|for|in) )|LLM[은는이가]|모델들|언어 ?모델[은는이가]", re.I
+    # "AI 챗봇은 ... 최고 85.9%의 정답률" is over several chatbots (dental_exam_chatbots_kollo_ko.md)
+    r"\b(?:LLMs|models|algorithms|methods|systems|chatbots)\b(?! (?:of|for|in) )|LLM[은는이가]|모델들|"
+    r"언어 ?모델[은는이가]|챗봇[은는이가들]",
+    re.I,
 )
 _COMPARED = re.compile(r"\b(?:than|compared (?:with|to)|relative to)\b", re.I)
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
@@ -83,6 +72,8 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
         metric, model = aligned.get(index, (None, None))
         metric = metric or _metric_for(sentence, start, end, metrics)
         if metric is None:
+            continue
+        if said_of_people(sentence, start, [p for p, _ in models]):
             continue
         named_here = model is not None or any(p < start for p, _ in models)
         if not named_here and _AGGREGATE.search(sentence[max(0, start - 80) : start]):
@@ -138,31 +129,18 @@ def _result_numbers(sentence: str) -> list[tuple[int, int, str, tuple[float, flo
         ci = _CI.match(sentence[end : end + 80])
         if ci:
             skip_until = end + ci.end()
-        if _not_a_result(sentence, match):
+        if not_a_result(sentence, match):
             continue
         bounds = (float(ci.group(1)), float(ci.group(2))) if ci else None
         found.append((start, end, match.group(0).strip(), bounds))
     return found
 
 
-def _not_a_result(sentence: str, match: re.Match[str]) -> bool:
-    written, start, end = match.group(1), match.start(), match.end()
-    before, after = sentence[max(0, start - 30) : start], sentence[end : end + 30]
-    if "," in written or _UNIT_AFTER.match(after) or _NOT_BEFORE.search(before) or _RANGE.search(before):
-        return True
-    if re.match(r"^ ?(?:-|–)\d", after):  # a range "0.84-0.92"
-        return True
-    if re.match(r"^[ %]{0,2}(?:CI|confidence)", after):  # the level of a confidence interval
-        return True
-    if re.match(r"^[:\-/]\d", after) or re.search(r"\d[:\-/]$", before):  # a time or a date: 18:17:01, 2025-03-21
-        return True
-    if written.isdigit() and (1900 <= int(written) <= 2100 or (match.group(2) is None and int(written) > 100)):
-        return True
-    return bool(_PEOPLE.search(before[-16:]) or _PEOPLE.search(re.split(r"[,;.]", after)[0][:25]))
-
-
 def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, int, str]]) -> str | None:
-    """The metric named nearest before the value in its clause, else right after it ("66.18% accuracy")."""
+    """The metric named nearest before the value in its clause, else right after it ("66.18% accuracy"); a value
+    in points is a score."""
+    if in_points(sentence, end):
+        return "score"
     before = [m for m in metrics if m[1] <= start and not re.search(r"[;]", sentence[m[1] : start])]
     after = [m for m in metrics if m[0] >= end and m[0] - end <= 12]
     if after and (not before or re.match(r"^ ?%? ?\(?$", sentence[end : after[0][0]])):

@@ -79,7 +79,10 @@ METRIC_WORDS = (
     ("f1", r"F1(?:[- ]score)?|macro[- ]F1"),
     ("sensitivity", r"sensitivity|민감도"),
     ("specificity", r"specificity|특이도"),
-    ("precision", r"precision|PPV"),
+    ("precision", r"precision|PPV|positive predictive value"),
+    # its own metric, so a negative predictive value is not read as the specificity named before it
+    # (hpi_discrimination_calibration_cardiac_abstract.md)
+    ("npv", r"NPV|negative predictive value"),
     ("recall", r"recall"),
     ("brier", r"Brier(?: score)?"),
     ("calibration slope", r"calibration slope|slope"),
@@ -102,6 +105,8 @@ _FAMILIES = re.compile(
 _METHODS = re.compile(
     r"(?<![\w-])(extreme gradient boosting|gradient boosting|logistic regression|random forest|support vector "
     r"machine|convolutional neural network|recurrent neural network|long short-term memory|CNN|RNN|LSTM|GRU|"
+    # "gradient boosted trees (GBT) ... the admission GBT model" (icu_admission_mortality_gbt_bmc_abstract.md)
+    r"gradient boosted trees?|GBT|GBM|SVM|"
     r"1D-CNN(?: ?\+ ?LSTM)?)(?![\w-])",
     re.I,
 )
@@ -115,7 +120,12 @@ _MODEL_AFTER = re.compile(
     r"^,? (?:(?:is|was) (?:an?|the) )?(?:[\w-]{1,20} ){0,3}(?:algorithms?|models?|index|scores?|classifier)\b", re.I
 )
 _MODEL_LAST = re.compile(r"\b(?:Index|Score|Model|Algorithm|Network|Classifier)$")
-_METHOD_NAMES = {"convolutional neural network": "CNN", "recurrent neural network": "RNN"}
+_METHOD_NAMES = {
+    "convolutional neural network": "CNN",
+    "recurrent neural network": "RNN",
+    "gradient boosted trees": "GBT",
+    "gradient boosted tree": "GBT",
+}
 _TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+){0,5}"
 _VERSION = (
     r"(?:v?\d{1,3}(?:\.\d{1,2})?[A-Za-z]{0,2}|\d{1,3}x\d{1,3}[BbMm]|[Pp]ro|[Ff]lash|[Uu]ltra|[Ss]onnet|[Oo]pus|"

@@ -60,6 +60,17 @@ _ITEMS = re.compile(
     r"(questions|items|cases|patients|QA pairs|samples|recordings|records|surgeries)\b"
 )
 _OURS = re.compile(r"[(\[](?:ours|proposed)[)\]]", re.I)
+# the title of a card the Hugging Face trainer wrote: "# <name>" then "This model is a fine-tuned version of ..."
+# (medqa_l3_sft_trainer_card.md, medqa_l3_dpo_trainer_card.md)
+_TRAINER_TITLE = re.compile(r"(?m)^#{0,2} ?([A-Za-z0-9][\w.-]{1,95})[ \t]*\n+This model is a fine-tuned version of")
+# a text that is itself a meta-analysis or a systematic review reports pooled estimates over many models: a value
+# it gives without naming a model is not one model's result (ioh_ml_meta_analysis_summary.md: "The area under the
+# ROC curve (AUROC) was 0.83"; usmle_llm_systematic_review_medrxiv_abstract.md)
+_POOLED = re.compile(
+    r"\b(?:our|this|a|the present) (?:systematic review and )?meta-analy|\b(?:our|this) systematic review|"
+    r":\s*a (?:systematic review|meta-analysis)|\bpooled (?:estimates?|sensitivity|specificity|AUROC|AUC|accuracy)",
+    re.I,
+)
 
 
 class RuleExtractor:
@@ -100,6 +111,8 @@ def read_rules(text: str) -> Extraction:
     named = {canonical_dataset(name) for sentence in parts.sentences for _, name in benchmarks_in(sentence)}
     only = named.pop() if len(named) == 1 else None  # the one benchmark the text names: its claims are on it
     claims = _cross_checked(_unique_claims([_completed(c, subjects, ioh, only) for c in claims[: MAX_CLAIMS * 2]]))
+    if _POOLED.search(body[:5000]):
+        claims = [c for c in claims if c.model is not None]
     claims = claims[:MAX_CLAIMS]
     names = _unique(subjects + [c.model for c in claims if c.model] + _named(parts, context.defined))[:MAX_MODELS]
     plain_body = plain(body)
@@ -159,6 +172,7 @@ def _subjects(body: str, parts: Segments, ids: list[str], links: list[tuple[str,
     for intro in _INTRODUCED.finditer(flat):  # "We release Meditron-7B and Meditron-70B, which ..."
         clause = re.split(r"[,.;:]\s|\s(?:which|that|a|an|the)\s", flat[intro.start(1) : intro.start(1) + 120])[0]
         names += [name for _, name in models_in(clause)]
+    names += [m.group(1) for m in _TRAINER_TITLE.finditer(body)]
     for mark in _OURS.finditer(body):  # found from the rare mark backwards: linear in the text
         label = re.split(r"[|\n]", body[max(0, mark.start() - 80) : mark.start()])[-1].strip(" *|")
         if is_model_name(label):

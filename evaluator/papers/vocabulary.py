@@ -58,6 +58,7 @@ BOUNDED_METRICS = frozenset(
         "sensitivity",
         "specificity",
         "precision",
+        "npv",
         "recall",
         "exact match",
         "brier",

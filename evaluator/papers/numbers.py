@@ -1,0 +1,152 @@
+"""Numbers that are not results: which numbers of a sentence the claim reader leaves out.
+
+An invented number is the worst error a reader makes, so when the words around a number say it is something other
+than a model's result, it is left out. Each class is justified by corpus files (tests/data/reader_corpus):
+- sample sizes and counts, with a unit word after them or thousands separators (kormedmcqa_*, step_op_ioh_*,
+  mv_mortality_catboost_medrxiv_abstract.md: "25,202 eligible patients", "32 features");
+- years, dates, times, versions, ranks, p-values (icu_mortality_calibration_drift_abstract.md);
+- thresholds, pass marks and bounds: "over 85%", "< 96.4%", "passing threshold of 60% accuracy"
+  (chatgpt_usmle_plos_digital_health_abstract.md), "95% 기준", "50%대" (snuh_po_aki_hinews_ko.md,
+  dental_exam_chatbots_kollo_ko.md);
+- ranges: "0.84-0.92", "76~79%" (snuh_po_aki_hinews_ko.md), "80-90%" (usmle_llm_systematic_review_*);
+- a prior paper's or a baseline's value cited in passing: "an increase from an initial AUROC of 0.821, which was
+  the best reported in the literature" (mv_mortality_catboost_medrxiv_abstract.md), "a 36.7% baseline in 2020"
+  (medqa_aiwiki_overview.md);
+- values of people, not models: doctors' 79.9% (snuh_korean_medical_llm_kmle_news_ko.md), "다수 의료진이 선택한
+  답안 정확도는 85.0%" (ai_clinical_cases_o1_dailymedi_ko.md), "응시자 평균 점수(268.7점)"
+  (dental_exam_chatbots_kollo_ko.md);
+- shares of patients or questions and cohort statistics: "38.4% of patients", "ICU mortality rate was 7%"
+  (icu_admission_mortality_gbt_bmc_abstract.md), "98% clinical vignettes, 2% single-fact recall"
+  (medqa_usmle_emergentmind_overview.md);
+- prices, settings and operating points: "$50–$200", "temperature=0", "5-shot" (usmle_llm_eval_project_page.md,
+  usmle_llm_systematic_review_*), and a sensitivity or specificity fixed to read off another metric ("at 95%
+  specificity": an operating point, the same class as the Korean "민감도 및 특이도 95% 기준").
+"""
+
+from __future__ import annotations
+
+import re
+
+_UNIT_AFTER = re.compile(
+    r"^[ -]?(?:mm ?Hg|min|minutes?|mins?|s\b|sec|seconds?|h\b|hours?|hrs?|days?|weeks?|months?|years?|[BMK]\b|"
+    r"billion|million|patients?|participants|subjects|questions|items|cases|admissions|stays|features|"
+    r"measurements|samples|models|LLMs|tokens|languages|tasks|datasets|hospitals|institutions|axes|GB|MB|mg|ml|"
+    r"kg|percentile|x\b|개|건|명|문항|년|월|일|시간|분|초|만|천|세|"
+    # settings and sizes written with a hyphen: "5-shot", "4-bit", "10-fold", "5-option" (usmle_llm_systematic_*,
+    # medqa_aiwiki_overview.md); "50%대", "in the fifties" (dental_exam_chatbots_kollo_ko.md)
+    r"shots?\b|bits?\b|fold\b|way\b|options?\b|epochs?\b|layers?\b|USD|dollars|달러|원\b|점대|대(?=[에로의를는가]|$))",
+    re.I,
+)
+_NOT_BEFORE = re.compile(
+    r"(?:\bn ?=|\bN ?=|\bp ?[<=>]|#|\bversion|\bv|\bR2|\bR²|\btop-|\bStep|\b(?:over|more than|less than|at least|"
+    r"at most|above|below|under|by|by over|by up to|exceeding|pass mark of|minimum of|"
+    # "a cut-off value of 85% carries a sensitivity of 62.4%" (hpi_discrimination_calibration_cardiac_abstract.md)
+    r"(?:threshold|cut-?off)(?: value| point| level)?(?: of| at| =)?|"
+    r"target|goal)|[<>≤≥~$€£₩]|\br ?=|합격선|과락|기준|목표)[ :(]{0,3}$",
+    re.I,
+)
+# a bound, a threshold or a baseline written after the value: "95% 기준", "90% 이상", "36.7% baseline"
+_BOUND_AFTER = re.compile(r"^ ?(?:기준|이상|이하|미만|초과|baseline\b|threshold\b|cut-?off\b)", re.I)
+_RANGE = re.compile(r"rang(?:ing|ed|e) (?:from )?$|between $", re.I)
+_PEOPLE = re.compile(
+    r"(?:physicians?|doctors?|clinicians?|humans?|experts?|residents|students|examinees|test[- ]takers|"
+    r"의사|전문의|의료진|응시자|수험생)",
+    re.I,
+)
+# a share of the cohort or of the items, not a score: "38.4% of patients", "98% clinical vignettes"
+_SHARE_AFTER = re.compile(
+    r"^ ?(?:of (?:the |all |our )?(?:[\w-]+ ){0,2}(?:patients|participants|subjects|admissions|surgeries|operations|"
+    r"cohort|population|respondents|episodes)\b|"
+    r"(?:clinical )?(?:vignettes|men|women|males|females|female|male))",
+    re.I,
+)
+# a statistic of the cohort, not of a model: "the ICU mortality rate was 7%", "mean age of 62", "odds ratio 1.4"
+_COHORT_BEFORE = re.compile(
+    r"\b(?:aged?|ages|mean age|BMI|body mass index|doses?|weight|height|duration|follow-up|IQR|interquartile range|"
+    r"(?-i:SD|a?OR|HR|RR)|standard deviation|odds ratios?|hazard ratios?|relative risk|risk ratios?|incidence|"
+    r"prevalence|"
+    r"mortality rates?|(?:event|death|readmission|complication|hypotension|discharge) rates?|temperature)"
+    r"(?: (?:was|were|is|of|at))? ?[:=(]? ?$",
+    re.I,
+)
+# a prior paper's value cited in passing: "from an initial AUROC of 0.821, which was the best reported in the
+# literature" (mv_mortality_catboost_medrxiv_abstract.md)
+_PRIOR_BEFORE = re.compile(r"\b(?:initial|previous(?:ly reported)?|prior|earlier|published)\b[\w -]{0,25}$", re.I)
+_PRIOR_AFTER = re.compile(
+    r"^[^.;]{0,60}?\b(?:reported in (?:the )?literature|in the literature|previously (?:reported|published)|"
+    r"in (?:prior|previous|earlier) (?:work|works|studies|study|reports))",
+    re.I,
+)
+# an operating point: "at 95% specificity", "at a specificity of 90%", "민감도 및 특이도 95% 기준"
+_OPERATING_BEFORE = re.compile(
+    r"\bat (?:an? |the )?(?:fixed |target |set )?(?:(?:sensitivity|specificity|recall|precision|PPV|NPV|FPR|"
+    r"false[- ]positive rate)(?: level)?(?: of)? ?)$",
+    re.I,
+)
+_REFERENCE_BEFORE = re.compile(r"\b(?:Table|Figure|Fig\.|Section|Supplementary|Appendix|Eq\.|Equation) ?$", re.I)
+# a threshold that "carries" a metric: "a value of 98% has a PPV of 64%" (hpi_discrimination_calibration_*.md)
+_CARRIES_AFTER = re.compile(
+    r"^ ?(?:has|have|carries|carry|gives|yields) (?:an? |the )?(?:sensitivity|specificity|PPV|NPV|positive|negative)",
+    re.I,
+)
+# a score written in points: "ChatGPT-4는 221점, Claude3-Opus는 235.5점" (dental_exam_chatbots_kollo_ko.md)
+# but not a gain: "5점 높은", "3점 차이"
+_POINTS = re.compile(r"^점(?!대| ?(?:높|낮|차이|상승|하락|향상|더|이상|이하))")
+_OPERATING_AFTER = re.compile(r"^ ?(?:sensitivity|specificity|recall|precision|PPV|NPV|FPR)\b", re.I)
+
+
+def not_a_result(sentence: str, match: re.Match[str]) -> bool:
+    """Whether the number `match` (group 1 the digits, group 2 a percent sign) is something other than a result."""
+    written, start, end = match.group(1), match.start(), match.end()
+    before, after = sentence[max(0, start - 30) : start], sentence[end : end + 30]
+    if "," in written or _UNIT_AFTER.match(after) or _NOT_BEFORE.search(before) or _RANGE.search(before):
+        return True
+    if _BOUND_AFTER.match(after) or _SHARE_AFTER.match(after) or _COHORT_BEFORE.search(before):
+        return True
+    if _PRIOR_BEFORE.search(before) or _PRIOR_AFTER.match(sentence[end : end + 90]):
+        return True
+    if _CARRIES_AFTER.match(after):
+        return True
+    if (_OPERATING_AFTER.match(after) and re.search(r"\bat $", before)) or _OPERATING_BEFORE.search(before[-28:]):
+        return True
+    if re.search(r"\b[a-z]+ \d[\d,]* \($", before):
+        return True  # the share of a count: "hypotension occurred in 1,234 (23.5%) patients"
+    if _REFERENCE_BEFORE.search(before) or (before.endswith("[") and after.startswith("]")):
+        return True  # "Table 2", "Fig. 3", a citation "[1]" (medqa_aiwiki_overview.md)
+    if re.match(r"^ ?(?:-|–|~|～)\d", after):  # a range "0.84-0.92", "76~79%"
+        return True
+    if re.match(r"^[ %]{0,2}(?:CI|confidence)", after):  # the level of a confidence interval
+        return True
+    if re.match(r"^[:\-/]\d", after) or re.search(r"\d[:\-/]$", before):  # a time or a date: 18:17:01, 2025-03-21
+        return True
+    points = _POINTS.match(after) is not None  # "221점": a score on an exam marked out of more than 100
+    if written.isdigit() and (
+        1900 <= int(written) <= 2100 or (match.group(2) is None and int(written) > 100 and not points)
+    ):
+        return True
+    clause_after = re.split(r"[,;.]", after)[0][:25]
+    if re.match(r"^[ )%]{0,3}(?:vs\.?|versus|대|compared|than)\b", clause_after, re.I):
+        clause_after = ""  # "o1 94.3% vs 의료진 85.0%": the people are compared with, the value is the model's
+    # people named later in the value's clause leave it out too: when the reader cannot tell whose value it is, it
+    # reads none (dental_exam_chatbots_kollo_ko.md's "235.5점을 기록해 응시자 평균 점수" is lost to this, by choice)
+    return bool(_PEOPLE.search(before[-16:]) or _PEOPLE.search(clause_after))
+
+
+def said_of_people(sentence: str, start: int, model_positions: list[int]) -> bool:
+    """Whether the clause holding the value at `start` is about people and names no model before it: "분석 결과,
+    다수 의료진이 선택한 답안 정확도는 85.0%였고 GPT-4o는 88.4%" (ai_clinical_cases_o1_dailymedi_ko.md)."""
+    cut = max(
+        (m.end() for m in re.finditer(r"[,;:]\s|\b(?:while|whereas|but)\s|였고\s|이고\s", sentence[:start])), default=0
+    )
+    clause = sentence[cut:start]
+    people = list(_PEOPLE.finditer(clause))
+    if not people or any(cut <= p < start for p in model_positions):
+        return False
+    # "실제 의사들의 평균 정답률(79.9%)보다 높은 86.2%": the value is compared with the people's, not theirs
+    # (snuh_korean_medical_llm_kmle_news_ko.md)
+    return not re.search(r"보다|대비|비교|\bthan\b|\bcompared\b|\bvs\b|\bversus\b", clause[people[-1].end() :], re.I)
+
+
+def in_points(sentence: str, end: int) -> bool:
+    """Whether the value ending at `end` is written in points ("235.5점"): a score."""
+    return _POINTS.match(sentence[end : end + 8]) is not None
