@@ -167,7 +167,7 @@ async def test_fts5_syntax_in_q_is_read_as_plain_words(catalog_client: httpx.Asy
 async def test_search_ranks_by_any_word_so_a_described_benchmark_is_found(catalog_client: httpx.AsyncClient) -> None:
     # every word was required before: "korean medical question answering" found nothing
     found = await ids(catalog_client, "q=korean medical question answering")
-    assert found and found[0] == "clinicalqa"
+    assert "clinicalqa" in found[:3]  # beside KorMedMCQA and KMLE, the catalog's other Korean medical QA entries
 
 
 async def test_search_follows_the_newest_revision_only(catalog_client: httpx.AsyncClient) -> None:
