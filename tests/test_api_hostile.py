@@ -23,7 +23,7 @@ from server.middleware import MAX_BODY_BYTES
 from server.openapi import openapi_document
 from server.settings import Settings
 from tests.conftest import PUBLIC_URL, LiveServer
-from tests.populate import HARI
+from tests.populate import HARI, MEDGEMMA
 from tests.snapshots import database_rows, file_hashes
 
 pytestmark = pytest.mark.anyio
@@ -56,9 +56,10 @@ NOTHING = "zzzz-nothing"  # a plain value that matches nothing: a hostile value 
 FREE_TEXT = {("list_benchmarks", "q")}  # words searched by FTS: 'OR' and '1' are words there, not SQL
 
 
-def operations(run_id: str) -> list[tuple[str, str, dict[str, str], list[str]]]:
+def operations(run_id: str, other_run_id: str) -> list[tuple[str, str, dict[str, str], list[str]]]:
     """(operationId, path template, valid values of the required parameters, every parameter name)."""
     valid = {"slug": "clinicalqa", "task": "clinicalqa@0", "model": "medgemma-27b", "run_id": run_id, "id": "medbench"}
+    valid |= {"a": run_id, "b": other_run_id}  # compare: two results of the task
     found = []
     for path, methods in openapi_document(PUBLIC_URL)["paths"].items():
         if "get" not in methods or path.startswith("/v1/review/"):  # bodies and maintainers' routes: tested apart
@@ -104,7 +105,8 @@ async def test_hostile_values_in_every_parameter_get_a_json_error_or_nothing_mor
     await registry.usage.flush(registry.store)
     before = database_rows(settings.db, skip=("events",)), file_hashes(settings.artifacts_dir)
     checked = 0
-    for name, path, required, parameters in operations(run_ids[f"{HARI.slug}@clinicalqa@0"]):
+    pair = run_ids[f"{HARI.slug}@clinicalqa@0"], run_ids[f"{MEDGEMMA.slug}@clinicalqa@0"]
+    for name, path, required, parameters in operations(*pair):
         for parameter in parameters:
             baseline = await http.get(url_of(path, {**required, parameter: NOTHING}))
             for value in HOSTILE:
