@@ -223,3 +223,19 @@ async def test_samples_that_are_not_lm_eval_samples_are_refused_and_nothing_is_s
     with pytest.raises(BadRequest, match="line 1"):
         await import_evidence(registry, LM_EVAL_DUMMY, "baseline/majority", samples=broken)
     assert (await list_evidence(registry, ListEvidenceQuery(model="baseline/majority"))).evidence == []
+
+
+async def test_the_model_page_shows_evidence_apart_from_results(
+    data_client: httpx.AsyncClient, settings: Settings
+) -> None:
+    done = subprocess.run(
+        [*CLI, "evidence", "import", str(LM_EVAL_RESULTS), "--model", "hari-q3-8b", "--db", str(settings.db)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    page = (await data_client.get(f"/models/{HARI.slug}")).text
+    section = page.split("<h2>Evidence from other harnesses</h2>")[1]
+    assert "never ranked" in section and "mmlu_abstract_algebra" in section and "lm-eval git e16afa2f" in section
+    assert "0.34" in section

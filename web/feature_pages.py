@@ -12,7 +12,7 @@ from starlette.routing import BaseRoute, Route
 
 from store import results as result_store
 from store import tasks as task_store
-from tools import compare, insights, leaderboard, model_card, model_index, models, results
+from tools import compare, evidence, insights, leaderboard, model_card, model_index, models, results
 from tools.errors import RunNotFound
 from tools.models import MODEL_TYPES
 from tools.registry import Registry
@@ -45,8 +45,10 @@ def feature_page_routes(site: Site) -> list[BaseRoute]:
             site.registry, parse(models.GetModelQuery, {"model": request.path_params["slug"]})
         )
         ranks = await board_positions(site.registry, {row.task for row in detail.results})
+        found = await evidence.list_evidence(site.registry, evidence.ListEvidenceQuery(model=detail.slug))
         return render(
             "model.html",
+            evidence=found.evidence,
             title=detail.name,
             model=detail,
             card=model_card.model_card(site.registry, detail.slug),
