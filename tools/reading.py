@@ -20,8 +20,10 @@ from evaluator.papers import LLMConfig, PaperRecord
 from evaluator.papers.sandbox import Sandbox
 from evaluator.papers.text import DEFAULT_MAX_BYTES
 from store import proposals as proposal_store
+from store.db import Store
 from store.proposals import Reading
 from tools.audit import append
+from tools.catalog import catalog_entry_for
 from tools.errors import BadDocument, BadRequest, Conflict, ExtractorFailed, FetchFailed, NotFound, PayloadTooLarge
 from tools.maintainers import Actor
 from tools.proposals import ProposedItem, candidates, outcome_json
@@ -74,6 +76,20 @@ async def read_record(
         raise ExtractorFailed(f"{error.code}: {error.message}") from None
 
 
+def link_catalog(store: Store, record: PaperRecord) -> PaperRecord:
+    """A claim that maps to none of our tasks names the catalog entry of the benchmark it is about, when the catalog
+    knows that benchmark by its id, name or an alias (tools.catalog.catalog_entry_for): a maintainer then sees which
+    benchmark it is and, on that entry, why it is not run here (KMLE and KorMedMCQA are not ClinicalQA)."""
+    claims = []
+    for claim in record.claims:
+        if claim.mapping.task is None and claim.dataset:
+            entry = catalog_entry_for(store, claim.dataset)
+            if entry is not None:
+                claim = claim.model_copy(update={"mapping": claim.mapping.model_copy(update={"catalog_id": entry})})
+        claims.append(claim)
+    return record.model_copy(update={"claims": claims})
+
+
 def reading_of(registry: Registry, reading: Reading, proposed: int) -> PaperReading:
     return PaperReading(
         reading_id=reading.id,
@@ -98,7 +114,7 @@ async def read_and_propose(
 ) -> PaperReading:
     """Read a document, propose the missing models and runs (after `lookup`), and store the reading and the new
     review items together. A document read before proposes nothing new: its items say `already_proposed`."""
-    record = await read_record(content, name, llm, registry.sandbox)
+    record = link_catalog(registry.store, await read_record(content, name, llm, registry.sandbox))
     found = await candidates(registry, record, data)
     sha256 = hashlib.sha256(content).hexdigest()
     items: list[ProposedItem] = []

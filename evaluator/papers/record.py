@@ -82,6 +82,10 @@ class TaskMapping(BaseModel):
 
     task: str | None = Field(description='A task reference such as "clinicalqa@0", or null.')
     reason: str = Field(min_length=1, description="Why it maps, or why not.")
+    catalog_id: str | None = Field(
+        default=None,
+        description="When it maps to none of our tasks: the benchmark catalog entry of the benchmark it is about.",
+    )
 
 
 class Claim(ExtractedClaim):
