@@ -12,11 +12,12 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from server.capabilities import OPERATIONS, Operation, parse_query
+from server.capabilities import OPERATIONS, Operation, operation
 from server.runtime import Runtime
-from tools import leaderboard, predictions, visits
-from tools.errors import NotFound
+from tools import inputs, leaderboard, predictions, visits
+from tools.errors import BadRequest, NotFound
 from tools.registry import Registry
+from tools.usage import Visitor
 
 JSON = "application/json"
 SMALL_FILE_BYTES = 1024 * 1024  # predictions files up to this size are read whole
@@ -40,25 +41,37 @@ def encoded(registry: Registry, model: BaseModel) -> bytes:
     return orjson.dumps(model.model_dump(mode="json"))
 
 
-def inputs(request: Request) -> dict[str, Any]:
-    return {**dict(request.query_params), **request.path_params}
+def query_values(request: Request) -> dict[str, Any]:
+    """Query parameters (each at most once) and path parameters; a path parameter cannot be overridden."""
+    values: dict[str, Any] = inputs.single_values(request.query_params.multi_items())
+    for name in request.path_params:
+        if name in values:
+            raise BadRequest(f"parameter {name!r} is part of the path; do not repeat it in the query")
+    return {**values, **request.path_params}
 
 
-def endpoint(operation: Operation, runtime: Runtime):  # type: ignore[no-untyped-def]
+def caller(runtime: Runtime, request: Request) -> Visitor:
+    """Who counts for reuse: the daily visitor hash; a HEAD request reads nothing and never counts."""
+    if request.method == "HEAD":
+        return Visitor.uncounted()
+    return runtime.visitor(request)
+
+
+def endpoint(entry: Operation, runtime: Runtime):  # type: ignore[no-untyped-def]
     async def handle(request: Request) -> Response:
-        query = parse_query(operation.query, inputs(request))
-        result = await operation.call(runtime.registry, query, runtime.visitor(request))
+        query = entry.parse(query_values(request))
+        result = await entry.call(runtime.registry, query, caller(runtime, request))
         return Response(encoded(runtime.registry, result), media_type=JSON)
 
-    handle.__name__ = operation.name
+    handle.__name__ = entry.name
     return handle
 
 
 def leaderboard_csv(runtime: Runtime):  # type: ignore[no-untyped-def]
     async def handle(request: Request) -> Response:
-        query = parse_query(leaderboard.LeaderboardQuery, inputs(request))
+        query = operation("leaderboard").parse(query_values(request))
         board = await leaderboard.leaderboard(runtime.registry, query)  # type: ignore[arg-type]
-        runtime.registry.usage.count_download(runtime.visitor(request), f"/v1/leaderboard.csv?task={board.task}", None)
+        runtime.registry.usage.count_download(caller(runtime, request), f"/v1/leaderboard.csv?task={board.task}", None)
         return Response(
             leaderboard.leaderboard_csv(board),
             media_type="text/csv; charset=utf-8",
@@ -71,7 +84,7 @@ def leaderboard_csv(runtime: Runtime):  # type: ignore[no-untyped-def]
 def predictions_download(runtime: Runtime):  # type: ignore[no-untyped-def]
     async def handle(request: Request) -> Response:
         run_id = request.path_params["run_id"]
-        path = predictions.predictions_file(runtime.registry, run_id, runtime.visitor(request))
+        path = predictions.predictions_file(runtime.registry, run_id, caller(runtime, request))
         try:
             size = path.stat().st_size
         except FileNotFoundError:
@@ -116,7 +129,7 @@ def beacon(runtime: Runtime, is_page: Callable[[str], Awaitable[bool]]):  # type
 
 def api_routes(runtime: Runtime, is_page: Callable[[str], Awaitable[bool]]) -> list[BaseRoute]:
     routes: list[BaseRoute] = [
-        Route(op.path, endpoint(op, runtime), methods=["GET"], name=op.name) for op in OPERATIONS
+        Route(op.path, endpoint(op, runtime), methods=[op.method], name=op.name) for op in OPERATIONS
     ]
     routes.append(Route("/v1/leaderboard.csv", leaderboard_csv(runtime), methods=["GET"], name="leaderboard_csv"))
     routes.append(Route("/v1/beacon", beacon(runtime, is_page), methods=["POST"], name="beacon"))

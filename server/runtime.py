@@ -96,6 +96,10 @@ class Runtime:
             raise RuntimeError("the app has not started: run it with its lifespan")
         return self._registry
 
+    def local_visitor(self) -> Visitor:
+        """The one caller of a stdio session (counted as one visitor a day)."""
+        return Visitor.local(self._secret)
+
     def visitor(self, connection: HTTPConnection) -> Visitor:
         """The daily visitor hash of the caller; the address is used here and nowhere else."""
         address = connection.client.host if connection.client else None

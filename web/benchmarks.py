@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from tools import catalog, leaderboard
+from tools import catalog, inputs, leaderboard
 from tools.catalog_entry import CatalogEntry
 from tools.errors import BadRequest
 from web.markdown import is_web_url, render_inline, render_markdown
@@ -29,14 +29,9 @@ HARNESS_NAMES = {
 
 
 def parse(model: type[Query], values: dict[str, Any]) -> Query:
-    """Page input validated by the capability's query model, as /v1 does (empty values count as absent, unknown
-    names are ignored); a bad value becomes a 400 error page."""
-    known = {name: value for name, value in values.items() if name in model.model_fields and value != ""}
-    try:
-        return model.model_validate(known)
-    except ValidationError as error:
-        problems = "; ".join(f"{'.'.join(str(p) for p in issue['loc'])}: {issue['msg']}" for issue in error.errors())
-        raise BadRequest(problems[:500]) from None
+    """Page input validated by the capability's query model, by the one parse path of /v1 and MCP (a page
+    ignores names it does not take); a bad value becomes a 400 error page."""
+    return inputs.parse(model, values, strict=False)
 
 
 def harness_rows(entry: CatalogEntry) -> list[tuple[str, str]]:

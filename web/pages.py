@@ -15,7 +15,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tools import catalog, datasets, leaderboard, models, results, stats, tasks
+from tools import catalog, datasets, inputs, leaderboard, models, results, stats, tasks
 from tools.errors import AppError, BadRequest
 from tools.models import MODEL_TYPES
 from tools.registry import Registry
@@ -72,13 +72,9 @@ def error_page(request: Request, status: int, code: str, message: str) -> Respon
 
 
 def parse(query: type[Q], values: Mapping[str, object]) -> Q:
-    """A capability's query from page parameters; empty values count as absent, as in /v1."""
-    known = {name: value for name, value in values.items() if value not in ("", None)}
-    try:
-        return query.model_validate(known)
-    except ValidationError as error:
-        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors())
-        raise BadRequest(problems[:300]) from None
+    """A capability's query from page parameters, by the one parse path of /v1 and MCP; a page ignores names it
+    does not take (links carry tracking tags), where /v1 refuses them."""
+    return inputs.parse(query, values, strict=False)
 
 
 def page(template: str, title: str) -> Callable[[Request], Awaitable[Response]]:

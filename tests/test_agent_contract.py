@@ -1,0 +1,99 @@
+"""The contract an agent reads before it calls anything: MCP input schemas carry exactly the constraints of the
+OpenAPI parameters, `tools/list` stays small, every output field is described, and the capability table says
+truthfully which capabilities count reuse."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import orjson
+import pytest
+from mcp import Client
+
+from server.capabilities import OPERATIONS, parameters
+from server.openapi import EMPTY, openapi_document
+from tests.conftest import LiveServer
+
+pytestmark = pytest.mark.anyio
+TOOLS_LIST_MAX_CHARS = 20_000
+
+
+def openapi_parameters() -> dict[str, dict[str, dict[str, Any]]]:
+    """{operationId: {parameter: parameter object}} of the served document."""
+    document = openapi_document("http://testserver")
+    found: dict[str, dict[str, dict[str, Any]]] = {}
+    for methods in document["paths"].values():
+        for spec in methods.values():
+            found[spec["operationId"]] = {p["name"]: p for p in spec.get("parameters", [])}
+    return found
+
+
+def constraints(schema: dict[str, Any]) -> dict[str, Any]:
+    """A parameter schema as a caller must satisfy it: no prose, no default, no empty or null alternative."""
+    schema = {key: value for key, value in schema.items() if key not in ("description", "default", "title")}
+    if "anyOf" in schema:
+        kept = [alt for alt in schema["anyOf"] if alt != EMPTY and alt.get("type") != "null"]
+        rest = {key: value for key, value in schema.items() if key != "anyOf"}
+        return {**rest, **kept[0]} if len(kept) == 1 else {**rest, "anyOf": kept}
+    return schema
+
+
+async def test_mcp_input_schemas_carry_exactly_the_constraints_of_the_openapi_parameters(
+    live_server: LiveServer,
+) -> None:
+    async with Client(f"{live_server.url}/mcp") as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+    documented = openapi_parameters()
+    compared = 0
+    for name, tool in tools.items():
+        schema = tool.input_schema
+        assert schema.get("additionalProperties") is False, name  # an unknown argument is refused
+        assert set(schema["properties"]) == set(documented[name]), name
+        for parameter, declared in documented[name].items():
+            served = schema["properties"][parameter]
+            assert constraints(served) == constraints(declared["schema"]), (name, parameter)
+            assert served["description"] == declared["description"], (name, parameter)
+            assert (parameter in schema.get("required", [])) == declared["required"] or declared["in"] == "path"
+            compared += 1
+    assert compared == sum(len(parameters(entry.query)) for entry in OPERATIONS if entry.mcp) > 30  # every one
+    leaderboard = tools["leaderboard"].input_schema["properties"]
+    assert leaderboard["limit"]["maximum"] == 1000 and leaderboard["limit"]["minimum"] == 1
+    assert leaderboard["model_type"]["enum"] == ["llm", "tabular", "timeseries", "baseline"]
+    assert leaderboard["task"]["pattern"].startswith("^")
+
+
+async def test_tools_list_fits_its_budget_and_keeps_every_output_description(live_server: LiveServer) -> None:
+    async with Client(f"{live_server.url}/mcp") as client:
+        listed = (await client.list_tools()).tools
+    size = len(orjson.dumps([tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed]))
+    assert size <= TOOLS_LIST_MAX_CHARS, size
+    board = next(tool for tool in listed if tool.name == "leaderboard").output_schema
+    assert board is not None
+    row = board["$defs"]["LeaderboardRow"]["properties"]
+    for field in ("n", "n_items", "n_units", "unit", "rank", "rank_range", "tier"):
+        assert row[field].get("description"), field
+    assert "0-1" in board["$defs"]["MetricValue"]["properties"]["value"]["description"]
+    assert board["properties"]["preview"]["description"] and board["properties"]["next"]["description"]
+
+
+def test_the_table_says_which_capabilities_count_reuse_as_their_functions_do() -> None:
+    for entry in OPERATIONS:
+        takes_visitor = "visitor" in inspect.signature(entry.function).parameters
+        assert entry.counts_reuse == takes_visitor, entry.name
+        assert entry.caller in ("visitor", "maintainer") and entry.cache in ("store", "none")
+        assert entry.method in ("GET", "POST") and entry.path.startswith("/v1/")
+
+
+async def test_an_mcp_error_names_tools_and_carries_the_v1_body(data_live_server: LiveServer) -> None:
+    async with Client(f"{data_live_server.url}/mcp") as client:
+        missing = await client.call_tool("get_task", {"slug": "nope"})
+        typo = await client.call_tool("leaderboard", {"task": "clinicalqa", "limit": 2.5})
+    assert missing.is_error and missing.structured_content is not None
+    assert missing.structured_content["error"] == "task_not_found"
+    assert "list_tasks" in missing.structured_content["message"]
+    assert "/v1/" not in missing.structured_content["message"]
+    assert typo.is_error and typo.structured_content == {
+        "error": "bad_request",
+        "message": "limit: Input should be a valid integer, got a number with a fractional part",
+    }
