@@ -64,6 +64,9 @@ async def test_leaderboard_ranks_published_complete_results_best_first(
         "tier",
         "metric",
         "n",
+        "n_items",
+        "n_units",
+        "unit",
         "parse_rate",
         "cost_usd",
         "eval_date",
@@ -71,6 +74,8 @@ async def test_leaderboard_ranks_published_complete_results_best_first(
         "rank_range",
         "status",
     }
+    assert first["n_items"] == first["n"] and first["unit"] == "question"
+    assert body["total"] == len(rows) and body["next"] is None
     assert first["metric"]["ci_low"] <= first["metric"]["value"] <= first["metric"]["ci_high"]
     assert first["url"] == f"http://testserver/r/{first['run_id']}"
 
