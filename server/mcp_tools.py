@@ -160,7 +160,7 @@ class TableTool(Tool):
     declared_output: dict[str, Any] = Field(exclude=True)
 
     @property
-    def output_schema(self) -> dict[str, Any] | None:  # type: ignore[override]
+    def output_schema(self) -> dict[str, Any] | None:
         return self.declared_output
 
     async def run(self, arguments: dict[str, Any], context: Context[Any, Any], convert_result: bool = False) -> Any:

@@ -30,7 +30,10 @@ def parameters(query: type[BaseModel], path: str) -> list[dict[str, Any]]:
         is_required = parameter.required or parameter.name in in_path
         schema = parameter.schema
         if not is_required:
-            schema = {"anyOf": [schema, EMPTY], **({"default": parameter.default} if parameter.default is not None else {})}
+            schema = {
+                "anyOf": [schema, EMPTY],
+                **({"default": parameter.default} if parameter.default is not None else {}),
+            }
         out.append(
             {
                 "name": parameter.name,

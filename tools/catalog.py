@@ -21,8 +21,8 @@ from store import catalog as catalog_store
 from store import tasks as task_store
 from store.catalog import Filters, Revision
 from store.tasks import Task
-from tools.catalog_entry import ENTRY_ID, CatalogEntry, NameCollision, name_collision
 from tools import paging
+from tools.catalog_entry import ENTRY_ID, CatalogEntry, NameCollision, name_collision
 from tools.errors import BadRequest, BenchmarkNotFound
 from tools.inputs import Query
 from tools.paging import cursor_field, next_field, total_field

@@ -9,7 +9,7 @@ dropped; enumerated values are matched in any case (`LLM` is `llm`) and a wrong 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Annotated, Any, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 

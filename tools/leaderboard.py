@@ -124,11 +124,7 @@ async def leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboar
 def leaderboard_page(registry: Registry, query: LeaderboardQuery) -> Leaderboard:
     task = resolve_task(registry.store, query.task)
     board = full_leaderboard(registry, task)
-    rows = [
-        row
-        for row in board.rows
-        if query.tier in (None, row.tier) and query.model_type in (None, row.model.type)
-    ]
+    rows = [row for row in board.rows if query.tier in (None, row.tier) and query.model_type in (None, row.model.type)]
     shown, total, following = paging.page(rows, query, query.limit)
     return board.model_copy(update={"rows": shown, "total": total, "next": following})
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from tools import catalog, inputs, leaderboard
 from tools.catalog_entry import CatalogEntry
-from tools.errors import BadRequest
 from web.markdown import is_web_url, render_inline, render_markdown
 from web.pages import Site, render
 

@@ -9,14 +9,14 @@ from typing import Any, Protocol, TypeVar
 from urllib.parse import urlencode
 
 from jinja2 import Environment, PackageLoader, select_autoescape
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from tools import catalog, datasets, inputs, leaderboard, models, results, stats, tasks
-from tools.errors import AppError, BadRequest
+from tools.errors import AppError
 from tools.models import MODEL_TYPES
 from tools.registry import Registry
 from tools.schemas import TIER_MEANINGS
