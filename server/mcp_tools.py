@@ -35,7 +35,8 @@ exact versions, cost and BibTeX. Rule one: call `lookup` before you run an evalu
 exists, cite it and download its predictions instead of recomputing it. Lists page with `cursor` = the last
 `next`. Errors start with a stable code (e.g. `task_not_found: ...`)."""
 
-READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+# Hints beyond their defaults only (read-only implies not destructive and idempotent): tools/list stays small.
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 Handler = Callable[[dict[str, Any], Context[Any, Any]], Awaitable[CallToolResult]]
 
@@ -85,17 +86,6 @@ def output_schema(entry: Operation) -> dict[str, Any]:
     return lean(entry.response.model_json_schema(mode="serialization"))  # type: ignore[no-any-return]
 
 
-def replace_refs(schema: Any, replacements: dict[str, dict[str, Any]]) -> Any:
-    if isinstance(schema, list):
-        return [replace_refs(item, replacements) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    ref = schema.get("$ref", "")
-    if ref.startswith("#/$defs/") and ref[8:] in replacements:
-        return replacements[ref[8:]]
-    return {key: replace_refs(value, replacements) for key, value in schema.items()}
-
-
 def used_defs(schema: dict[str, Any]) -> set[str]:
     """The definitions a schema reaches from its top level."""
     text = orjson.dumps({key: value for key, value in schema.items() if key != "$defs"}).decode()
@@ -111,26 +101,69 @@ def used_defs(schema: dict[str, Any]) -> set[str]:
 
 
 def output_schemas(entries: list[Operation]) -> dict[str, dict[str, Any]]:
-    """Every tool's output schema, each definition written out once in tools/list: the first tool (in table
-    order) whose output holds a model describes its fields; a later tool names it and says where its fields are
-    described. A tool's whole answer is always described by that tool."""
+    """Every tool's output schema, written for an agent to read within tools/list's budget: each answer and each
+    nested shape is one description listing its fields (`name (Shape): what it is; …`); a shape is spelt out by
+    the first tool (in table order) that returns it, and a field's description is given the first time tools/list
+    meets that field with it. A tool's whole answer is always described by that tool."""
     owners = {entry.response.__name__: entry.name for entry in entries}
+    described: set[tuple[str, str]] = set()
     schemas = {}
     for entry in entries:
         schema = output_schema(entry)
-        replacements = {}
-        for name, definition in schema.get("$defs", {}).items():
+        definitions = schema.get("$defs", {})
+        for name in definitions:
             owner = owners.setdefault(name, entry.name)
             if owner != entry.name:
-                text = definition.get("description", name)
-                replacements[name] = {"type": "object", "description": f"{text} Fields: see `{owner}`'s output."}
-        schema = replace_refs(schema, replacements)
+                definitions[name] = {"type": "object", "description": f"Fields: see `{owner}`'s output."}
         kept = used_defs(schema)
-        schema["$defs"] = {name: value for name, value in schema.get("$defs", {}).items() if name in kept}
-        if not schema["$defs"]:
-            del schema["$defs"]
-        schemas[entry.name] = schema
+        once_per_list(schema, described)
+        out = prose({**schema, "description": ""})
+        if kept:
+            out["$defs"] = {name: prose(definitions[name]) if "properties" in definitions[name] else definitions[name]
+                            for name in sorted(kept)}
+        schemas[entry.name] = out
     return schemas
+
+
+def once_per_list(schema: Any, described: set[tuple[str, str]]) -> None:
+    """Drop a field's description where tools/list already gave the same field the same one."""
+    if isinstance(schema, list):
+        for item in schema:
+            once_per_list(item, described)
+    if not isinstance(schema, dict):
+        return
+    for name, prop in schema.get("properties", {}).items():
+        text = prop.get("description") if isinstance(prop, dict) else None
+        if text is not None and (name, text) in described:
+            del prop["description"]
+        elif text is not None:
+            described.add((name, text))
+    for key, value in schema.items():
+        if key != "description":
+            once_per_list(value, described)
+
+
+def kind(prop: dict[str, Any]) -> str:
+    """A property's type in a word or two: a definition's name, `list of X`, or nothing for plain values."""
+    ref = prop.get("$ref") or next((a.get("$ref") for a in prop.get("anyOf", []) if "$ref" in a), None)
+    if ref:
+        return str(ref).rsplit("/", 1)[1]
+    items = prop.get("items", {})
+    if isinstance(items, dict) and "$ref" in items:
+        return "list of " + str(items["$ref"]).rsplit("/", 1)[1]
+    return ""
+
+
+def prose(definition: dict[str, Any]) -> dict[str, Any]:
+    """A nested definition as one description listing its fields (`name (Type): what it is; …`): the same words
+    as a properties map at a third of its size. Only the top level of an answer keeps a properties map."""
+    parts = []
+    for name, prop in definition.get("properties", {}).items():
+        word = kind(prop)
+        text = f"{name} ({word})" if word else name
+        parts.append(f"{text}: {prop['description'].rstrip('.')}" if prop.get("description") else text)
+    head = definition.get("description", "").rstrip(".")
+    return {"type": "object", "description": (f"{head}. " if head else "") + "Fields: " + "; ".join(parts) + "."}
 
 
 def compact(value: dict[str, Any]) -> str:
@@ -195,8 +228,7 @@ def make_tool(entry: Operation, runtime: Runtime, output: dict[str, Any]) -> Too
     base = Tool.from_function(
         no_arguments,
         name=entry.name,
-        title=entry.summary,
-        description=entry.description,
+        description=entry.description,  # the summary (OpenAPI's) would only repeat its first line
         annotations=READ_ONLY if entry.method == "GET" else WRITES,
     )
     return TableTool(

@@ -7,13 +7,18 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+import anyio
+import httpx
 import orjson
 import pytest
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 from server.capabilities import OPERATIONS, parameters
 from server.openapi import EMPTY, openapi_document
 from tests.conftest import LiveServer
+from tests.populate import HARI
 
 pytestmark = pytest.mark.anyio
 TOOLS_LIST_MAX_CHARS = 20_000
@@ -97,3 +102,38 @@ async def test_an_mcp_error_names_tools_and_carries_the_v1_body(data_live_server
         "error": "bad_request",
         "message": "limit: Input should be a valid integer, got a number with a fractional part",
     }
+
+
+async def reuses(http: httpx.AsyncClient, lookups: int) -> dict[str, int]:
+    """The reuse counters once `lookups` lookups are written (events are flushed every few seconds, in order, so
+    every event sent before the last counted one is written by then); bounded at ~20 s."""
+    for _ in range(200):
+        counted: dict[str, int] = (await http.get("/v1/stats")).json()["reuses"]
+        if counted["lookups"] >= lookups:
+            return counted
+        await anyio.sleep(0.1)  # a bounded poll of the server's periodic flush, not a fixed wait
+    raise TimeoutError(f"lookups did not reach {lookups}")
+
+
+@pytest.mark.timeout(60)
+async def test_mcp_over_http_counts_reuse_by_the_same_rules_as_v1(
+    data_live_server: LiveServer, run_ids: dict[str, str]
+) -> None:
+    run_id = run_ids[f"{HARI.slug}@clinicalqa@0"]
+    found = {"model": HARI.slug, "task": "clinicalqa@0"}
+    crawler = create_mcp_http_client(headers={"user-agent": "Mozilla/5.0 (compatible; GPTBot/1.0)"})
+    async with (
+        httpx.AsyncClient(base_url=data_live_server.url) as http,
+        Client(f"{data_live_server.url}/mcp") as person,
+        crawler,
+        Client(streamable_http_client(f"{data_live_server.url}/mcp", http_client=crawler)) as bot,
+    ):
+        for _ in range(5):  # one visitor reading one result five times: one download a day, as over /v1
+            assert not (await person.call_tool("get_result", {"run_id": run_id})).is_error
+        for _ in range(3):  # a crawler's lookups are not reuse
+            assert not (await bot.call_tool("lookup", found)).is_error
+        for _ in range(3):  # HEAD reads nothing: never counted
+            assert (await http.head("/v1/lookup", params=found)).status_code == 200
+        assert not (await person.call_tool("lookup", found)).is_error  # the one lookup that counts
+        counted = await reuses(http, lookups=1)
+    assert counted == {"total": 2, "lookups": 1, "downloads": 1}

@@ -22,6 +22,7 @@ from tools.schemas import (
     N_HELP,
     N_ITEMS_HELP,
     N_UNITS_HELP,
+    RANK_RANGE_HELP,
     TIER_HELP,
     UNIT_HELP,
     MetricValue,
@@ -37,10 +38,7 @@ from tools.schemas import (
 )
 
 MAX_LIMIT = 1000
-PREVIEW_HELP = (
-    "True while the task version is a preview: its results are real but the task may still change before it is "
-    "final (a new version would then get its own leaderboard)."
-)
+PREVIEW_HELP = "True while the task version may still change (a change becomes a new version)."
 
 
 class LeaderboardQuery(TieredQuery):
@@ -56,8 +54,7 @@ class LeaderboardQuery(TieredQuery):
 
 
 class LeaderboardRow(Shape):
-    """One ranked result. `rank` is the position on the task's full leaderboard (ties share a rank);
-    `rank_range` is the [best, worst] 95% range of ranks from the paired bootstrap, null until computed."""
+    """One ranked result."""
 
     rank: int = Field(description="Position on the full leaderboard, 1 = best; ties share a rank.")
     run_id: str = Field(description="The result's id (get_result, /v1/results/{run_id}).")
@@ -73,7 +70,7 @@ class LeaderboardRow(Shape):
     cost_usd: float | None = Field(description="Compute cost in US dollars; null when unknown.")
     eval_date: str = Field(description="UTC date of the run.")
     url: str = Field(description="The result's page.")
-    rank_range: list[int] | None = Field(description="[best, worst] rank in 95% of paired bootstrap replicates.")
+    rank_range: list[int] | None = Field(description=RANK_RANGE_HELP)
     status: ResultStatus = Field(description="Always published on a leaderboard.")
 
 

@@ -27,11 +27,9 @@ TIER_HELP = "standard, agent, baseline or official (any case)."
 MODEL_TYPE_HELP = "llm, tabular, timeseries or baseline (any case)."
 METRIC_SCALE = "On a 0-1 scale (accuracy 0.62 is 62%)."
 N_HELP = "Items scored (kept for compatibility; the same as n_items)."
-N_ITEMS_HELP = "Items scored: questions for a QA task, prediction windows for a time-series task."
-N_UNITS_HELP = (
-    "Independent units the 95% interval resamples (`unit` names them): one per question, or one per patient "
-    "whose many windows are resampled together. Report this, not n_items, as the sample size."
-)
+N_ITEMS_HELP = "Items scored: questions, or prediction windows of a time series."
+N_UNITS_HELP = "Independent units the 95% CI resamples (see `unit`); report this as the sample size."
+RANK_RANGE_HELP = "[best, worst] rank in 95% of paired bootstrap replicates; null until computed."
 UNIT_HELP = "What one bootstrap unit is: question or patient."
 TIER_MEANINGS: dict[str, str] = {
     "standard": "Run by BenchToward with the standard prompt and harness, identical for every model on the task.",
@@ -129,7 +127,7 @@ class ResultDetail(Shape):
     n_units: int = Field(description=N_UNITS_HELP)
     unit: str = Field(description=UNIT_HELP)
     rank: int | None = Field(description="Rank on the task version's leaderboard (ties share one); null off it.")
-    rank_range: list[int] | None = Field(description="[best, worst] rank in 95% of paired bootstrap replicates.")
+    rank_range: list[int] | None = Field(description=RANK_RANGE_HELP)
     parse_rate: float | None = Field(description="Share of answers the parser understood (LLM tasks).")
     cost_usd: float | None = Field(description="Compute cost in US dollars; null when unknown.")
     config: dict[str, Any] = Field(description="Run configuration (prompt, sampling, limits).")
