@@ -17,6 +17,7 @@ from server.runtime import Runtime
 from tools import leaderboard, predictions, visits
 from tools.errors import NotFound
 from tools.registry import Registry
+from web.bodies import FORM_LIMIT, parse_json, read_body, validate
 
 JSON = "application/json"
 SMALL_FILE_BYTES = 1024 * 1024  # predictions files up to this size are read whole
@@ -49,6 +50,15 @@ def endpoint(operation: Operation, runtime: Runtime):  # type: ignore[no-untyped
         query = parse_query(operation.query, inputs(request))
         result = await operation.call(runtime.registry, query, runtime.visitor(request))
         return Response(encoded(runtime.registry, result), media_type=JSON)
+
+    async def handle_post(request: Request) -> Response:
+        body = validate(operation.query, parse_json(await read_body(request, FORM_LIMIT)))
+        result = await operation.call(runtime.registry, body, runtime.visitor(request))
+        return json_response(result, status=201 if getattr(result, "created", False) else 200)
+
+    if operation.method == "POST":
+        handle_post.__name__ = operation.name
+        return handle_post
 
     handle.__name__ = operation.name
     return handle
@@ -116,7 +126,7 @@ def beacon(runtime: Runtime, is_page: Callable[[str], Awaitable[bool]]):  # type
 
 def api_routes(runtime: Runtime, is_page: Callable[[str], Awaitable[bool]]) -> list[BaseRoute]:
     routes: list[BaseRoute] = [
-        Route(op.path, endpoint(op, runtime), methods=["GET"], name=op.name) for op in OPERATIONS
+        Route(op.path, endpoint(op, runtime), methods=[op.method], name=op.name) for op in OPERATIONS
     ]
     routes.append(Route("/v1/leaderboard.csv", leaderboard_csv(runtime), methods=["GET"], name="leaderboard_csv"))
     routes.append(Route("/v1/beacon", beacon(runtime, is_page), methods=["POST"], name="beacon"))

@@ -14,13 +14,15 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from tools import catalog, datasets, leaderboard, lookup, models, predictions, results, stats, tasks
+from tools import catalog, datasets, leaderboard, lookup, models, predictions, requests, results, stats, tasks
 from tools.errors import (
     AppError,
     BadRequest,
     BenchmarkNotFound,
     DatasetNotFound,
     ModelNotFound,
+    PayloadTooLarge,
+    RateLimited,
     RunNotFound,
     TaskNotFound,
 )
@@ -47,6 +49,7 @@ class Operation:
     summary: str
     errors: tuple[type[AppError], ...] = ()
     mcp: bool = True
+    method: str = "GET"  # POST: the input is a JSON body; an answer with `created` true is 201, else 200
 
     @property
     def description(self) -> str:
@@ -166,6 +169,24 @@ OPERATIONS: tuple[Operation, ...] = (
         "/v1/benchmarks/{id}",
         "One catalog entry as imported, with its revisions, tasks and naming-collision warning",
         errors=(BenchmarkNotFound,),
+    ),
+    Operation(
+        "list_models",
+        models.list_models,
+        models.ListModelsQuery,
+        models.ModelList,
+        "/v1/models",
+        "Every registered model with its status, aliases and provider ids; filter by q, type, status",
+    ),
+    Operation(
+        "request_evaluation",
+        requests.request_evaluation,
+        requests.EvaluationRequestBody,
+        requests.RequestReceipt,
+        "/v1/requests",
+        "Ask for a model to be evaluated on a task version (enters the maintainers' review queue)",
+        errors=(TaskNotFound, PayloadTooLarge, RateLimited),
+        method="POST",
     ),
 )
 

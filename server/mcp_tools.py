@@ -32,6 +32,8 @@ exists, cite it and download its predictions instead of recomputing it. Errors s
 (e.g. `task_not_found: ...`)."""
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+# A request changes nothing an agent reads until a maintainer acts; asking twice answers the first request.
+WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=True)
 
 
 def tool_parameters(query: type[BaseModel]) -> list[inspect.Parameter]:
@@ -98,7 +100,7 @@ def build_mcp(runtime: Runtime) -> MCPServer:
                 name=operation.name,
                 title=operation.summary,
                 description=operation.description,
-                annotations=READ_ONLY,
+                annotations=READ_ONLY if operation.method == "GET" else WRITES,
             )
 
     @server.resource(
