@@ -15,7 +15,7 @@ from mcp import Client
 
 from server.settings import Settings
 from tests.conftest import LiveServer, running
-from tests.review_support import DEMO, snapshot
+from tests.review_support import DEMO, query, snapshot
 from tools.models import ModelSpec, add_model
 from tools.ratelimit import EVALUATION_REQUESTS
 from tools.registry import Registry
@@ -195,3 +195,23 @@ async def test_stdio_serves_an_existing_database_with_links_at_the_public_url(se
     assert made.structured_content is not None and made.structured_content["status"] == "requested"
     assert models.structured_content is not None
     assert all(m["url"].startswith("https://bench.example.org/") for m in models.structured_content["models"])
+
+
+def benchtoward(*arguments: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "server.cli", *arguments]
+    return subprocess.run(command, capture_output=True, text=True, timeout=240, check=False)
+
+
+def test_the_cli_registers_a_hugging_face_id_once_and_evaluates_names_in_any_case(tmp_path: Path) -> None:
+    db = str(tmp_path / "cli.db")
+    first = benchtoward("models", "add", HF_ID, "--provider-model-id", "smollm2-135m", "--db", db)
+    assert first.returncode == 0 and f"registered {HF_ID}" in first.stdout, first.stderr
+    again = benchtoward("models", "add", f" {HF_ID.lower()} ", "--name", "SmolLM2", "--db", db)
+    assert again.returncode == 0 and f"registered {HF_ID}" in again.stdout, again.stderr  # its first form is kept
+    bad = benchtoward("models", "add", "no-slash", "--db", db)
+    assert bad.returncode == 2 and bad.stderr.startswith('{"error":"bad_request"') and "Traceback" not in bad.stderr
+    task = "ClinicalQA-Upstream-Demo@0"
+    ran = benchtoward("eval", "--model", " BASELINE/Majority", "--task", task, "--limit", "5", "--db", db)
+    assert ran.returncode == 0, ran.stderr
+    models = query(tmp_path / "cli.db", "SELECT slug, name FROM models ORDER BY slug")
+    assert models == [(HF_ID, "SmolLM2"), ("baseline/majority", "Most common answer (reference split)")]
