@@ -21,6 +21,7 @@ CREATE TABLE evaluation_requests (
 
 CREATE INDEX evaluation_requests_by_slug ON evaluation_requests (model_slug COLLATE NOCASE, task_slug, task_version);
 CREATE INDEX model_aliases_nocase ON model_aliases (alias COLLATE NOCASE);
-CREATE INDEX runs_by_model_task ON runs (model_slug COLLATE NOCASE, task_ref);
+-- Only running claims: lookup reads it on every answer short of a result, so it stays as small as the work in flight.
+CREATE INDEX runs_running ON runs (model_slug COLLATE NOCASE, task_ref) WHERE status = 'running';
 CREATE INDEX jobs_by_model_task ON jobs (model_slug COLLATE NOCASE, task_ref);
 CREATE INDEX proposals_by_model_task ON proposals (model_slug COLLATE NOCASE, task_ref);
