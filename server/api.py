@@ -18,6 +18,7 @@ from tools import inputs, leaderboard, predictions, visits
 from tools.errors import BadRequest, NotFound
 from tools.registry import Registry
 from tools.usage import Visitor
+from web.bodies import FORM_LIMIT, parse_json, read_body
 
 JSON = "application/json"
 SMALL_FILE_BYTES = 1024 * 1024  # predictions files up to this size are read whole
@@ -62,6 +63,23 @@ def endpoint(entry: Operation, runtime: Runtime):  # type: ignore[no-untyped-def
         query = entry.parse(query_values(request))
         result = await entry.call(runtime.registry, query, caller(runtime, request))
         return Response(encoded(runtime.registry, result), media_type=JSON)
+
+    if entry.method == "POST":
+        return post_endpoint(entry, runtime)
+    handle.__name__ = entry.name
+    return handle
+
+
+def post_endpoint(entry: Operation, runtime: Runtime):  # type: ignore[no-untyped-def]
+    """A capability whose input is a JSON object body, parsed by the same path as query parameters and tool
+    arguments; an answer that created something (`created` true) is 201, an earlier one 200."""
+
+    async def handle(request: Request) -> Response:
+        body = parse_json(await read_body(request, FORM_LIMIT))
+        if not isinstance(body, dict):
+            raise BadRequest(f"the body is a JSON object of {', '.join(entry.query.model_fields)}")
+        result = await entry.call(runtime.registry, entry.parse(body), caller(runtime, request))
+        return json_response(result, status=201 if getattr(result, "created", False) else 200)
 
     handle.__name__ = entry.name
     return handle

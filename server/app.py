@@ -29,6 +29,7 @@ from tools.errors import NotFound
 from tools.jobs import JobWorker
 from tools.ranking import refresh_stale
 from tools.registry import Registry
+from tools.requests import source_reader
 from tools.seed import sync_specs
 from web.benchmarks import benchmark_page_routes
 from web.bodies import UPLOAD_LIMIT
@@ -114,7 +115,12 @@ def build_app(settings: Settings) -> Starlette:
         try:
             await sync_specs(store)
             clean_artifacts(settings.artifacts_dir)
-            registry = Registry(store=store, public_url=settings.base_url, artifacts_dir=settings.artifacts_dir)
+            registry = Registry(
+                store=store,
+                public_url=settings.base_url,
+                artifacts_dir=settings.artifacts_dir,
+                source_reader=None if settings.offline else source_reader(runtime.paper_llm),
+            )
             runtime.start(registry, load_secret(settings.secret_file))
             app.state.runtime = runtime
             flusher = asyncio.create_task(flush_usage_forever(registry))

@@ -17,12 +17,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from tools import catalog, datasets, inputs, leaderboard, lookup, models, predictions, results, stats, tasks
+from tools import catalog, datasets, inputs, leaderboard, lookup, models, predictions, requests, results, stats, tasks
 from tools.errors import (
     AppError,
     BenchmarkNotFound,
     DatasetNotFound,
     ModelNotFound,
+    PayloadTooLarge,
+    RateLimited,
     RunNotFound,
     TaskNotFound,
 )
@@ -50,7 +52,7 @@ class Operation:
     method: Literal["GET", "POST"] = "GET"
     caller: Caller = "visitor"
     cache: CachePolicy = "store"
-    counts_reuse: bool = False  # the function takes the caller's Visitor and counts reuse with it
+    takes_visitor: bool = False  # the function takes the caller's Visitor (to count reuse, or to rate-limit)
 
     @property
     def description(self) -> str:
@@ -61,7 +63,7 @@ class Operation:
         return inputs.parse(self.query, values, noun=noun)
 
     async def call(self, registry: Registry, query: BaseModel, visitor: Visitor) -> BaseModel:
-        if self.counts_reuse:
+        if self.takes_visitor:
             return await self.function(registry, query, visitor)
         return await self.function(registry, query)
 
@@ -118,7 +120,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "/v1/results/{run_id}",
         "One result: all metrics with 95% CIs, configuration, versions, cost, BibTeX",
         errors=(RunNotFound,),
-        counts_reuse=True,
+        takes_visitor=True,
     ),
     Operation(
         "get_model",
@@ -137,7 +139,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "/v1/lookup",
         "Whether a model has been evaluated on a task — call this before running it yourself",
         errors=(TaskNotFound, ModelNotFound),
-        counts_reuse=True,
+        takes_visitor=True,
     ),
     Operation(
         "stats",
@@ -172,6 +174,26 @@ OPERATIONS: tuple[Operation, ...] = (
         "/v1/benchmarks/{id}",
         "One catalog entry as imported, with its revisions, tasks and naming-collision warning",
         errors=(BenchmarkNotFound,),
+    ),
+    Operation(
+        "list_models",
+        models.list_models,
+        models.ListModelsQuery,
+        models.ModelList,
+        "/v1/models",
+        "Every registered model with its status, aliases and provider ids; filter by q, type, status",
+    ),
+    Operation(
+        "request_evaluation",
+        requests.request_evaluation,
+        requests.EvaluationRequestBody,
+        requests.RequestReceipt,
+        "/v1/requests",
+        "Ask for a model to be evaluated on a task version (enters the maintainers' review queue)",
+        errors=(TaskNotFound, PayloadTooLarge, RateLimited),
+        method="POST",
+        cache="none",
+        takes_visitor=True,
     ),
 )
 

@@ -37,7 +37,8 @@ exists, cite it and download its predictions instead of recomputing it. Lists pa
 
 # Hints beyond their defaults only (read-only implies not destructive and idempotent): tools/list stays small.
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+# A request changes nothing an agent reads until a maintainer acts; asking twice answers the first request.
+WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=True)
 Handler = Callable[[dict[str, Any], Context[Any, Any]], Awaitable[CallToolResult]]
 
 
@@ -119,8 +120,10 @@ def output_schemas(entries: list[Operation]) -> dict[str, dict[str, Any]]:
         once_per_list(schema, described)
         out = prose({**schema, "description": ""})
         if kept:
-            out["$defs"] = {name: prose(definitions[name]) if "properties" in definitions[name] else definitions[name]
-                            for name in sorted(kept)}
+            out["$defs"] = {
+                name: prose(definitions[name]) if "properties" in definitions[name] else definitions[name]
+                for name in sorted(kept)
+            }
         schemas[entry.name] = out
     return schemas
 
@@ -172,7 +175,7 @@ def compact(value: dict[str, Any]) -> str:
 
 def error_result(error: AppError) -> CallToolResult:
     """An error result: text `code: message` (hints naming tools) and the same {"error","message"} as /v1."""
-    body = {"error": error.code, "message": tool_hints(error.message)}
+    body = {**error.json_body(), "message": tool_hints(error.message)}
     return CallToolResult(
         is_error=True,
         content=[TextContent(type="text", text=f"{body['error']}: {body['message']}")],

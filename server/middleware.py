@@ -147,7 +147,7 @@ class BodyLimit:
 
     @staticmethod
     async def refuse(send: Send, error: BadRequest | PayloadTooLarge) -> None:
-        body = orjson.dumps(error.body().model_dump())
+        body = orjson.dumps(error.json_body())
         headers = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),

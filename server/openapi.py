@@ -79,6 +79,8 @@ def links(operation: Operation) -> dict[str, Any]:
 
 
 def json_operation(operation: Operation) -> dict[str, Any]:
+    if operation.method == "POST":
+        return post_operation(operation)
     return {
         "operationId": operation.name,
         "summary": operation.summary,
@@ -90,6 +92,23 @@ def json_operation(operation: Operation) -> dict[str, Any]:
                 "content": {"application/json": {"schema": {"$ref": REF.format(model=operation.response.__name__)}}},
                 **({"links": links(operation)} if operation.name in LINK_SOURCES else {}),
             },
+            **error_responses(operation.errors),
+        },
+    }
+
+
+def post_operation(operation: Operation) -> dict[str, Any]:
+    """A capability whose input is a JSON body: 201 when it created something, 200 when it answers an earlier one."""
+    answer = {"content": {"application/json": {"schema": {"$ref": REF.format(model=operation.response.__name__)}}}}
+    body = {"$ref": REF.format(model=operation.query.__name__)}
+    return {
+        "operationId": operation.name,
+        "summary": operation.summary,
+        "description": operation.description,
+        "requestBody": {"required": True, "content": {"application/json": {"schema": body}}},
+        "responses": {
+            "201": {"description": "Created", **answer},
+            "200": {"description": "An earlier request, or none was needed", **answer},
             **error_responses(operation.errors),
         },
     }
@@ -159,9 +178,10 @@ def openapi_document(base_url: str) -> dict[str, Any]:
     models: list[tuple[type[BaseModel], JsonSchemaMode]] = [(op.response, "serialization") for op in OPERATIONS] + [
         (ErrorBody, "serialization"),
         (Beacon, "validation"),
+        *((op.query, "validation") for op in OPERATIONS if op.method == "POST"),
     ]
     key_map, definitions = models_json_schema([*models, *review_models()], ref_template=REF)
-    paths: dict[str, Any] = {op.path: {"get": json_operation(op)} for op in OPERATIONS}
+    paths: dict[str, Any] = {op.path: {op.method.lower(): json_operation(op)} for op in OPERATIONS}
     paths.update(file_operations())
     paths["/v1/beacon"] = beacon_operation()
     add_review_operations(paths, key_map)

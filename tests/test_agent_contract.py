@@ -82,10 +82,10 @@ async def test_tools_list_fits_its_budget_and_keeps_every_output_description(liv
     assert board["properties"]["preview"]["description"] and board["properties"]["next"]["description"]
 
 
-def test_the_table_says_which_capabilities_count_reuse_as_their_functions_do() -> None:
+def test_the_table_says_which_capabilities_take_the_caller_as_their_functions_do() -> None:
     for entry in OPERATIONS:
         takes_visitor = "visitor" in inspect.signature(entry.function).parameters
-        assert entry.counts_reuse == takes_visitor, entry.name
+        assert entry.takes_visitor == takes_visitor, entry.name
         assert entry.caller in ("visitor", "maintainer") and entry.cache in ("store", "none")
         assert entry.method in ("GET", "POST") and entry.path.startswith("/v1/")
 

@@ -44,6 +44,7 @@ async def test_the_inspector_lists_and_calls_every_tool(data_live_server: LiveSe
         "get_model": ["model=hari-q3-8b"],
         "list_benchmarks": ["q=medbench"],
         "get_benchmark": ["id=medbench"],
+        "list_models": ["q=hari"],
     }
 
     def call(name: str) -> dict:  # type: ignore[type-arg]

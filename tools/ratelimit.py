@@ -1,7 +1,7 @@
 """In-memory sliding-window limits, keyed by the daily visitor hash (never an address).
 
-Used for failed maintainer logins (brute force) and for withdrawal requests (spam). Each limit has a share
-per visitor and a total over all visitors, so neither one address nor many can go past it. The windows live
+Used for failed maintainer logins (brute force), withdrawal requests and evaluation requests (spam). Each limit
+has a share per visitor and a total over all visitors, so neither one address nor many can go past it. The windows live
 in the server process: with several worker processes each keeps its own (a multiple of the limit, still
 bounded); nothing about a visitor outlives the window.
 """
@@ -67,6 +67,9 @@ class RateLimiter:
 
 LOGIN_FAILURES = Limit(per_visitor=10, total=100, window_seconds=900)
 WITHDRAWAL_REQUESTS = Limit(per_visitor=5, total=200, window_seconds=3600)
+# New evaluation requests (a repeated request answers the first one and is not counted): a person or agent asks
+# for a few models at a time; a maintainer reads every one.
+EVALUATION_REQUESTS = Limit(per_visitor=10, total=300, window_seconds=3600)
 
 
 @dataclass

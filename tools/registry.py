@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from store.db import Store
+from tools.ratelimit import EVALUATION_REQUESTS, RateLimiter
 from tools.usage import UsageCounter
 
 T = TypeVar("T")
@@ -74,6 +75,12 @@ class Registry:
     artifacts_dir: Path
     usage: UsageCounter = field(default_factory=UsageCounter)
     cache: ReadCache = field(default_factory=ReadCache)
+    # How this server reads a requested model's source URL (fetch and read the document); None: it does not
+    # (offline, or the stdio server). Set by the server from its settings.
+    source_reader: Callable[[str], Awaitable[Any]] | None = None
+    request_limiter: RateLimiter = field(
+        default_factory=lambda: RateLimiter(EVALUATION_REQUESTS, "evaluation requests")
+    )
 
     def remember(self, key: Hashable, compute: Callable[[], T]) -> T:
         """`compute()`, or its answer from before if nothing was written to the store since."""
