@@ -56,7 +56,25 @@ class Operation:
 
     @property
     def description(self) -> str:
-        return inspect.cleandoc(self.function.__doc__ or self.summary)
+        """The function's docstring, paragraphs kept, lines joined."""
+        text = inspect.cleandoc(self.function.__doc__ or self.summary)
+        return "\n\n".join(" ".join(paragraph.split()) for paragraph in text.split("\n\n"))
+
+    def input_schema(self) -> dict[str, Any]:
+        """The capability's input as one JSON object: each parameter's constraints exactly as the OpenAPI
+        parameters declare them (the MCP tool's input schema; a POST route's body)."""
+        declared = parameters(self.query)
+        properties = {
+            p.name: {
+                **p.schema,
+                "description": p.description,
+                **({"default": p.default} if p.default not in (None, "") else {}),
+            }
+            for p in declared
+        }
+        required = [p.name for p in declared if p.required]
+        schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+        return {**schema, "required": required} if required else schema
 
     def parse(self, values: Mapping[str, Any], noun: str = "parameter") -> BaseModel:
         """The caller's input as this capability's query: the one parse-and-validate path of every transport."""

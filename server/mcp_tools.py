@@ -42,18 +42,6 @@ WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempoten
 Handler = Callable[[dict[str, Any], Context[Any, Any]], Awaitable[CallToolResult]]
 
 
-def input_schema(entry: Operation) -> dict[str, Any]:
-    """The tool's arguments: each parameter's constraints exactly as OpenAPI declares them."""
-    properties: dict[str, Any] = {}
-    for parameter in parameters(entry.query):
-        prop = {**parameter.schema, "description": parameter.description}
-        if parameter.default is not None:
-            prop["default"] = parameter.default
-        properties[parameter.name] = prop
-    required = [parameter.name for parameter in parameters(entry.query) if parameter.required]
-    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
-
-
 OUTPUT_NOISE = ("title", "required", "additionalProperties", "default")
 
 
@@ -238,7 +226,7 @@ def make_tool(entry: Operation, runtime: Runtime, output: dict[str, Any]) -> Too
         **{name: getattr(base, name) for name in Tool.model_fields},
         handler=handler(entry, runtime),
         declared_output=output,
-    ).model_copy(update={"parameters": input_schema(entry)})
+    ).model_copy(update={"parameters": entry.input_schema()})
 
 
 def transport_security(public_url: str) -> TransportSecuritySettings:

@@ -100,7 +100,7 @@ def json_operation(operation: Operation) -> dict[str, Any]:
 def post_operation(operation: Operation) -> dict[str, Any]:
     """A capability whose input is a JSON body: 201 when it created something, 200 when it answers an earlier one."""
     answer = {"content": {"application/json": {"schema": {"$ref": REF.format(model=operation.response.__name__)}}}}
-    body = {"$ref": REF.format(model=operation.query.__name__)}
+    body = operation.input_schema()  # the same object an MCP tool takes
     return {
         "operationId": operation.name,
         "summary": operation.summary,
@@ -178,7 +178,6 @@ def openapi_document(base_url: str) -> dict[str, Any]:
     models: list[tuple[type[BaseModel], JsonSchemaMode]] = [(op.response, "serialization") for op in OPERATIONS] + [
         (ErrorBody, "serialization"),
         (Beacon, "validation"),
-        *((op.query, "validation") for op in OPERATIONS if op.method == "POST"),
     ]
     key_map, definitions = models_json_schema([*models, *review_models()], ref_template=REF)
     paths: dict[str, Any] = {op.path: {op.method.lower(): json_operation(op)} for op in OPERATIONS}

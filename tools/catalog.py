@@ -196,10 +196,8 @@ def summary_of(registry: Registry, stored: Revision, tasks: Sequence[Task]) -> B
 
 
 async def list_benchmarks(registry: Registry, query: ListBenchmarksQuery) -> BenchmarkList:
-    """Use to find which benchmark a score name refers to, or which medical benchmarks exist: the catalog,
-    filtered by tag, dataset language, disposition status and whether BenchToward runs it, and searched with
-    `q` (name, aliases, tags, summary). Entries flagged `name_collision` share their name with another
-    benchmark: call get_benchmark before comparing scores."""
+    """Use to find which benchmark a score name refers to, or which medical benchmarks exist (run here or not).
+    An entry flagged `name_collision` shares its name with another benchmark: read get_benchmark first."""
     status = known_status(registry, query.status)
     offset = paging.offset_of(query)
     filters = Filters(
@@ -263,11 +261,9 @@ def lineage_links(registry: Registry, entry: CatalogEntry) -> list[LineageLink]:
 
 
 async def get_benchmark(registry: Registry, query: GetBenchmarkQuery) -> BenchmarkDetail:
-    """Use to learn which benchmark a score came from and how far to trust it: one catalog entry with what it
-    measures, its metric and baselines, dataset and licence, harness implementations, contamination and
-    saturation, lineage, publisher, paper, sources, and whether and how BenchToward runs it (its tasks and
-    leaderboards). `name_collision` is set when another benchmark has the same name. `revision` reads an
-    older revision; every revision is kept."""
+    """Use to learn which benchmark a score came from and how far to trust it: one catalog entry (what it
+    measures, metric, data and licence, harnesses, contamination, saturation, lineage, sources) with the
+    BenchToward tasks that run it. `revision` reads an older revision."""
     revisions = catalog_store.list_revisions(registry.store, query.id)
     if not revisions:
         raise BenchmarkNotFound(f"no catalog entry {query.id!r}; GET /v1/benchmarks lists the catalog")

@@ -108,12 +108,9 @@ def sort_key(higher_is_better: bool):  # type: ignore[no-untyped-def]
 
 
 async def leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboard:
-    """Use to compare models on one task: ranked, published, complete results, best first by the primary metric.
-
-    Each row has the metric with its 95% bootstrap CI and `rank_range`, the 95% range of ranks from a paired
-    bootstrap (close scores with overlapping intervals may not differ meaningfully). Filters (model_type,
-    tier) select rows but keep each row's rank on the full leaderboard. Page with `cursor` = the last `next`.
-    """
+    """Use to compare models on one task: published, complete results, best first by the primary metric, each
+    with its 95% CI and `rank_range` (overlapping intervals may not differ meaningfully). Filters keep each row's
+    rank on the full leaderboard."""
     key = ("leaderboard", query.model_dump_json())
     return registry.remember(key, lambda: leaderboard_page(registry, query))
 

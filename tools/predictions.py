@@ -75,9 +75,8 @@ def read_page(path: Path, query: GetPredictionsQuery, offset: int) -> tuple[list
 
 
 async def get_predictions(registry: Registry, query: GetPredictionsQuery) -> PredictionsPreview:
-    """Use to reuse per-item predictions: the parquet file's URL, sha256, row count, columns and one page of rows
-    (at most 100; `correct=false` for the wrong answers only, `instance_id` for one item). Page with `cursor` =
-    the last `next` until it is null to read every row."""
+    """Use to reuse per-item predictions: the parquet file's URL and sha256, its columns, and a page of its rows
+    (`correct=false`: wrong answers only; `instance_id`: one item). Page until `next` is null to read every row."""
     result = stored_result(registry, query.run_id)
     key = ("predictions", result.run_id, result.predictions_sha256, query.model_dump_json())  # pinned by its hash
     cached: PredictionsPreview | None = registry.cache.peek(registry.store, key)
