@@ -37,7 +37,7 @@ async def tools_list_chars(url: str) -> tuple[int, int]:
 
 
 def llms_chars(url: str) -> int:
-    with urllib.request.urlopen(f"{url}/llms.txt", timeout=30) as response:  # noqa: S310 (our loopback server)
+    with urllib.request.urlopen(f"{url}/llms.txt", timeout=30) as response:
         return len(response.read().decode("utf-8"))
 
 

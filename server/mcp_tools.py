@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 
 from evaluator.version import HARNESS_VERSION
-from server.capabilities import OPERATIONS, Operation, operation, parameters, tool_hints
+from server.capabilities import OPERATIONS, Operation, operation, tool_hints
 from server.runtime import Runtime
 from tools import tasks
 from tools.errors import AppError
