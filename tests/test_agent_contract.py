@@ -19,6 +19,7 @@ from server.capabilities import OPERATIONS, parameters
 from server.openapi import EMPTY, openapi_document
 from tests.conftest import LiveServer
 from tests.populate import HARI
+from tools.usage import UsageCounter, Visitor
 
 pytestmark = pytest.mark.anyio
 # Issue 11 targets 20,000 characters; with 14 tools and every output field described the list is ~25K
@@ -155,3 +156,14 @@ async def test_mcp_over_http_counts_reuse_by_the_same_rules_as_v1(
         assert not (await person.call_tool("lookup", found)).is_error  # the one lookup that counts
         counted = await reuses(http, lookups=1)
     assert counted == {"total": 2, "lookups": 1, "downloads": 1}
+
+
+def test_a_stdio_session_is_one_visitor_a_day_and_head_never_counts() -> None:
+    secret = b"s" * 32
+    first, again = Visitor.local(secret), Visitor.local(secret)
+    assert first.hash is not None and first == again and not first.bot  # downloads dedupe per day, as over HTTP
+    assert Visitor.local(b"t" * 32).hash != first.hash  # derived from the server secret, not guessable
+    usage = UsageCounter()
+    usage.count_lookup(Visitor.uncounted(), "0123456789ab")
+    usage.count_download(Visitor.uncounted(), "/v1/results/0123456789ab", "0123456789ab")
+    assert usage.pending == []
