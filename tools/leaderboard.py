@@ -151,20 +151,15 @@ def build_leaderboard(registry: Registry, task: Task) -> Leaderboard:
     else:
         note = "Rank ranges are being recomputed for the current set of results."
     rows = [
-        LeaderboardRow(
+        LeaderboardRow.from_row(
+            result,
             rank=rank,
-            run_id=result.run_id,
             task=task.ref,
             model=model_ref(models[result.model_slug]),
-            tier=result.tier,  # type: ignore[arg-type]
             metric=primary_metric_value(result),
             **sizes(result),
-            parse_rate=result.parse_rate,
-            cost_usd=result.cost_usd,
-            eval_date=result.eval_date,
             url=registry.result_url(result.run_id),
             rank_range=list(ranges[result.run_id]) if result.run_id in ranges else None,
-            status=result.status,  # type: ignore[arg-type]
         )
         for rank, result in zip(ranks, results, strict=True)
     ]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import cast
-
 from pydantic import Field
 
 from store import datasets as dataset_store
@@ -124,19 +122,13 @@ def summaries(registry: Registry, results: list[Result]) -> list[ResultSummary]:
     models = model_store.models_by_slug(registry.store, {r.model_slug for r in results})
     demo = {t.ref: t.demo for t in task_store.list_tasks(registry.store)} if results else {}
     return [
-        ResultSummary(
-            run_id=r.run_id,
+        ResultSummary.from_row(
+            r,
             task=r.task_ref,
-            spec_hash=r.spec_hash,
             model=model_ref(models[r.model_slug]),
-            tier=cast(Tier, r.tier),
-            status=cast(ResultStatus, r.status),
             demo=demo.get(r.task_ref, False),
             metric=primary_metric_value(r),
             **sizes(r),
-            parse_rate=r.parse_rate,
-            cost_usd=r.cost_usd,
-            eval_date=r.eval_date,
             url=registry.result_url(r.run_id),
         )
         for r in results

@@ -3,7 +3,7 @@ schema and the MCP output schemas, so a field documented here is documented ever
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -43,7 +43,16 @@ ROW_ID_MAX = 2**63 - 1  # SQLite's largest integer: an id above it cannot name a
 
 
 class Shape(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """An API shape. `from_attributes`: a shape is built from a store row by `Shape.from_row(row)`, which reads the
+    fields the shape declares, instead of copying them one by one."""
+
+    model_config = ConfigDict(extra="forbid", from_attributes=True)
+
+    @classmethod
+    def from_row(cls, row: object, **computed: Any) -> Self:
+        """This shape from a store row's same-named attributes, plus the fields the row has not (`computed`)."""
+        values = {name: getattr(row, name) for name in cls.model_fields if hasattr(row, name) and name not in computed}
+        return cls.model_validate({**values, **computed})
 
 
 class ModelRef(Shape):
@@ -155,7 +164,7 @@ class TieredQuery(Query):
 
 
 def model_ref(model: Model) -> ModelRef:
-    return ModelRef(slug=model.slug, name=model.name, type=model.type, provider=model.provider)
+    return ModelRef.from_row(model)
 
 
 def primary_metric_value(result: Result | Ranked) -> MetricValue:
@@ -169,14 +178,7 @@ def dataset_credit(registry: Registry, task: Task) -> DatasetCredit:
     dataset = dataset_store.get_dataset(registry.store, task.dataset_slug)
     if dataset is None:  # a foreign key makes this unreachable; say so rather than crash
         raise LookupError(f"task {task.ref} names a missing dataset {task.dataset_slug}")
-    return DatasetCredit(
-        slug=dataset.slug,
-        name=dataset.name,
-        license=dataset.license,
-        license_url=dataset.license_url,
-        citation=dataset.citation,
-        doi=dataset.doi,
-    )
+    return DatasetCredit.from_row(dataset)
 
 
 def result_detail(
