@@ -191,3 +191,10 @@ async def test_a_repeated_query_parameter_is_refused_naming_it(data_client: http
 async def test_a_path_parameter_cannot_be_overridden_by_the_query(data_client: httpx.AsyncClient) -> None:
     response = await data_client.get("/v1/tasks/clinicalqa?slug=vitaldb-ioh")
     assert response.status_code == 400 and "path" in response.json()["message"]
+
+
+async def test_a_task_named_with_two_versions_is_refused(data_client: httpx.AsyncClient) -> None:
+    response = await data_client.get("/v1/tasks/clinicalqa@0?version=1")
+    assert response.status_code == 400 and "give one" in response.json()["message"]
+    same = await data_client.get("/v1/tasks/clinicalqa@0?version=0")
+    assert same.status_code == 200 and same.json()["task"] == "clinicalqa@0"
