@@ -215,3 +215,56 @@ def test_the_cli_registers_a_hugging_face_id_once_and_evaluates_names_in_any_cas
     assert ran.returncode == 0, ran.stderr
     models = query(tmp_path / "cli.db", "SELECT slug, name FROM models ORDER BY slug")
     assert models == [(HF_ID, "SmolLM2"), ("baseline/majority", "Most common answer (reference split)")]
+
+
+async def test_a_source_url_the_server_cannot_read_still_enters_the_queue_with_the_reason(
+    client: httpx.AsyncClient, settings: Settings
+) -> None:
+    body = {"model": "acme/local-7b", "task": DEMO, "source_url": "http://127.0.0.1:9/card.md", "note": "see card"}
+    response = await client.post("/v1/requests", json=body)
+    assert response.status_code == 201, response.text
+    assert response.json()["source_read"].startswith("not read: bad_request: 127.0.0.1 is not a public address")
+    reasons = query(settings.db, "SELECT kind, reason, excerpt FROM proposals ORDER BY id")
+    assert [kind for kind, _, _ in reasons] == ["model", "run"]
+    assert all("not a public address" in reason for _, reason, _ in reasons)
+    assert "note: see card" in reasons[1][1] and "source_url: http://127.0.0.1:9/card.md" in reasons[1][2]
+    assert query(settings.db, "SELECT actor, action FROM audit_log") == [("request", "request_evaluation")]
+
+
+async def test_the_evaluator_reads_the_source_and_names_the_model_after_its_weights(registry: Registry) -> None:
+    """The network fetch is the boundary replaced here: the reader reads the real model card the URL would give."""
+    from dataclasses import replace
+
+    from tests.review_support import HARI_CARD
+    from tools.reading import read_record
+    from tools.requests import EvaluationRequestBody, request_evaluation
+
+    async def read(url: str) -> Any:
+        assert url == "https://huggingface.co/snuh/hari-q3-8b"
+        return await read_record(HARI_CARD.read_bytes(), HARI_CARD.name)
+
+    reading = replace(registry, source_reader=read)
+    body = EvaluationRequestBody(model="hari-q3-8b", task=DEMO, source_url="https://huggingface.co/snuh/hari-q3-8b")
+    receipt = await request_evaluation(reading, body)
+    assert receipt.created and receipt.status == "requested" and receipt.model == "hari-q3-8b"
+    assert receipt.source_read.startswith("read (rules): snuh/hari-q3-8b (weights https://huggingface.co/snuh/")
+    proposals = query(registry.store.path, "SELECT kind, model_slug, payload_json FROM proposals ORDER BY id")
+    assert [(kind, slug) for kind, slug, _ in proposals] == [("model", "snuh/hari-q3-8b"), ("run", "snuh/hari-q3-8b")]
+    assert '"aliases":["hari-q3-8b"]' in proposals[0][2]  # the name asked for finds the model once registered
+
+
+async def test_a_declined_request_is_not_evaluated_with_the_reason_and_is_not_made_again(registry: Registry) -> None:
+    from tools.lookup import LookupQuery, lookup
+    from tools.maintainers import Actor
+    from tools.requests import EvaluationRequestBody, request_evaluation
+    from tools.review import RejectRequest, reject
+
+    first = await request_evaluation(registry, EvaluationRequestBody(model="acme/closed-70b", task=DEMO))
+    run = query(registry.store.path, "SELECT id FROM proposals WHERE kind = 'run'")[0][0]
+    await reject(registry, Actor("alice"), run, RejectRequest(why="no released weights"))
+    answer = await lookup(registry, LookupQuery(model="ACME/closed-70b", task=DEMO))
+    assert answer.status == "not_evaluated" and answer.request_id == first.request_id
+    assert answer.hint is not None and "declined" in answer.hint and "no released weights" in answer.hint
+    again = await request_evaluation(registry, EvaluationRequestBody(model="acme/closed-70b", task=DEMO))
+    assert again.request_id == first.request_id and not again.created and again.status == "not_evaluated"
+    assert query(registry.store.path, "SELECT COUNT(*) FROM evaluation_requests") == [(1,)]

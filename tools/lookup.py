@@ -144,13 +144,13 @@ def pipeline_status(
         if any(proposal.status == "pending" for proposal in proposals):
             hint = "awaiting a maintainer's approval; do not run it yourself"
             return LookupResponse(status="requested", model_known=known, result=None, request_id=request_id, hint=hint)
-    if request is not None:
-        proposal = proposal_store.get_proposal(store, request.proposal_id)
-        why = f": {proposal.decision_why[:200]}" if proposal is not None and proposal.decision_why else ""
+    proposal = proposal_store.get_proposal(store, request.proposal_id) if request is not None else None
+    if request is not None and proposal is not None and proposal.status == "rejected":
+        why = f": {proposal.decision_why[:200]}" if proposal.decision_why else ""
         hint = f"request {request.id} was declined by the maintainers{why}"
         return LookupResponse(status="not_evaluated", model_known=known, result=None, request_id=request_id, hint=hint)
     hint = REQUEST_HINT if known else f"no model here answers to this name; {REQUEST_HINT}"
-    return LookupResponse(status="not_evaluated", model_known=known, result=None, hint=hint)
+    return LookupResponse(status="not_evaluated", model_known=known, result=None, request_id=request_id, hint=hint)
 
 
 def with_live_run(store: Store, response: LookupResponse) -> LookupResponse:

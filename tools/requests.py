@@ -254,15 +254,14 @@ async def request_evaluation(
     earlier = current.request_id
     if earlier is None and current.status != "not_evaluated":  # on its way already: nothing to request
         return receipt_of(None, body, task, current.status, "the run needs no request: call lookup for it")
-    if earlier is None:
-        registry.request_limiter.check((visitor or Visitor.anonymous()).hash)
+    if earlier is None:  # counted before the source is read, so concurrent requests cannot pass the limit together
+        registry.request_limiter.hit((visitor or Visitor.anonymous()).hash)
         record, read = await read_source(registry, body.source_url)
         try:
             await store_request(registry, body, task, record, read)
         except Duplicate:
             pass
         else:
-            registry.request_limiter.record((visitor or Visitor.anonymous()).hash)
             created = await lookup(registry, LookupQuery(model=name, task=task.ref), Visitor(None, "", bot=True))
             return answer(registry, name, task, created.status, created=True)
     again = await lookup(registry, LookupQuery(model=name, task=task.ref), Visitor(None, "", bot=True))
