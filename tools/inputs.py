@@ -40,7 +40,7 @@ def problems(error: ValidationError, where: str = "input") -> str:
     shown = []
     for issue in issues[:MAX_SHOWN]:
         loc = ".".join(str(part) for part in issue["loc"]) or where
-        message = issue["msg"]
+        message = issue["msg"].removeprefix("Value error, ")  # a rule of ours says it all
         if issue["type"] == "extra_forbidden":
             message = "unknown name"
         shown.append(f"{loc}: {message}")
