@@ -267,8 +267,3 @@ def tool_hints(message: str) -> str:
     (`GET /v1/tasks lists the tasks` → `list_tasks lists the tasks`); a route with no tool stays as it is."""
     tools = {entry.path: entry.name for entry in OPERATIONS if entry.mcp}
     return ROUTE_MENTION.sub(lambda match: tools.get(match.group(1), match.group(0)), message)
-
-
-def parse_query(model: type[BaseModel], values: dict[str, Any]) -> BaseModel:
-    """Validate caller input into a query model for routes outside the table (tools/inputs.parse)."""
-    return inputs.parse(model, values)
