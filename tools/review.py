@@ -112,9 +112,9 @@ def job_info(job: Job | None) -> JobInfo | None:
         return None
     return JobInfo(
         id=job.id,
-        status=job.status,
+        status=job.status,  # type: ignore[arg-type]
         attempts=job.attempts,
-        endpoint=job.endpoint,  # type: ignore[arg-type]
+        endpoint=job.endpoint,
         api_key_env=job.api_key_env,
         run_id=job.run_id,
         message=job.message,
@@ -128,9 +128,9 @@ def review_item(registry: Registry, proposal: Proposal) -> ReviewItem:
     job = job_store.job_of_proposal(registry.store, proposal.id) if proposal.kind == "run" else None
     return ReviewItem(
         id=proposal.id,
-        kind=proposal.kind,
-        status=proposal.status,
-        model=proposal.model_slug,  # type: ignore[arg-type]
+        kind=proposal.kind,  # type: ignore[arg-type]
+        status=proposal.status,  # type: ignore[arg-type]
+        model=proposal.model_slug,
         task=proposal.task_ref,
         run_key=proposal.run_key,
         run_id=run_id_of(proposal.run_key) if proposal.run_key else None,
