@@ -32,8 +32,9 @@ from tools.usage import Visitor
 INSTRUCTIONS = """BenchToward publishes medical-AI evaluation results computed once per model and task version
 under a fixed, hashed specification: scores with 95% bootstrap intervals, rank ranges, per-item predictions,
 exact versions, cost and BibTeX. Rule one: call `lookup` before you run an evaluation yourself; if the result
-exists, cite it and download its predictions instead of recomputing it. Lists page with `cursor` = the last
-`next`. Errors start with a stable code (e.g. `task_not_found: ...`)."""
+exists, cite it and download its predictions instead of recomputing it; if it is `not_evaluated`,
+`request_evaluation` asks for the run. Lists page with `cursor` = the last `next`. Errors start with a stable code
+(e.g. `task_not_found: ...`)."""
 
 # Hints beyond their defaults only (read-only implies not destructive and idempotent): tools/list stays small.
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
