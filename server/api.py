@@ -15,11 +15,13 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
 from server import http_cache
-from server.capabilities import OPERATIONS, Operation, parse_query
+from server.capabilities import OPERATIONS, Operation, operation
 from server.runtime import Runtime
-from tools import leaderboard, predictions, visits
-from tools.errors import NotFound
+from tools import inputs, leaderboard, predictions, visits
+from tools.errors import BadRequest, NotFound
 from tools.registry import Registry
+from tools.usage import Visitor
+from web.bodies import FORM_LIMIT, parse_json, read_body
 
 JSON = "application/json"
 SMALL_FILE_BYTES = 1024 * 1024  # predictions files up to this size are read whole
@@ -43,51 +45,79 @@ def encoded(registry: Registry, model: BaseModel) -> bytes:
     return orjson.dumps(model.model_dump(mode="json"))
 
 
-def query_values(query_string: bytes) -> dict[str, str]:
-    """The query string as Starlette's `dict(request.query_params)` gives it (the last of a repeated name wins,
-    blank values kept); one that needs no unquoting is split directly, without parse_qsl's per-field work."""
+def query_pairs(query_string: bytes) -> list[tuple[str, str]]:
+    """The query string's (name, value) pairs, blank values kept; one that needs no unquoting is split directly,
+    without parse_qsl's per-field work."""
     if b"%" in query_string or b"+" in query_string:
-        return dict(urllib.parse.parse_qsl(query_string.decode("latin-1"), keep_blank_values=True))
-    values = {}
+        return urllib.parse.parse_qsl(query_string.decode("latin-1"), keep_blank_values=True)
+    pairs = []
     for part in query_string.decode("latin-1").split("&"):
         if part:
             name, _, value = part.partition("=")
-            values[name] = value
-    return values
+            pairs.append((name, value))
+    return pairs
 
 
-def inputs(request: Request) -> dict[str, Any]:
-    return {**query_values(request.scope["query_string"]), **request.path_params}
+def query_values(scope: Scope) -> dict[str, Any]:
+    """Query parameters (each at most once) and path parameters; a path parameter cannot be overridden."""
+    values: dict[str, Any] = inputs.single_values(query_pairs(scope["query_string"]))
+    path_params = scope.get("path_params", {})
+    for name in path_params:
+        if name in values:
+            raise BadRequest(f"parameter {name!r} is part of the path; do not repeat it in the query")
+    return {**values, **path_params}
+
+
+def caller(runtime: Runtime, connection: HTTPConnection) -> Visitor:
+    """Who counts for reuse: the daily visitor hash; a HEAD request reads nothing and never counts."""
+    if connection.scope["method"] == "HEAD":
+        return Visitor.uncounted()
+    return runtime.visitor(connection)
 
 
 class OperationEndpoint:
-    """A /v1 operation as a plain ASGI app: the route calls it without building a Request and a Response and
+    """A GET /v1 operation as a plain ASGI app: the route calls it without building a Request and a Response and
     without a second exception-handling layer (an AppError raised here reaches the app's handlers as before)."""
 
-    def __init__(self, operation: Operation, runtime: Runtime) -> None:
-        self.operation = operation
+    def __init__(self, entry: Operation, runtime: Runtime) -> None:
+        self.entry = entry
         self.runtime = runtime
-        self.counts_reuse = operation.counts_reuse  # read from the function's signature once
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        values = {**query_values(scope["query_string"]), **scope.get("path_params", {})}
-        query = parse_query(self.operation.query, values)
-        if self.counts_reuse:
-            visitor = self.runtime.visitor(HTTPConnection(scope))
-            result = await self.operation.function(self.runtime.registry, query, visitor)
-        else:
-            result = await self.operation.function(self.runtime.registry, query)
+        query = self.entry.parse(query_values(scope))
+        # only a capability that counts reuse or limits its callers needs the visitor's hash
+        visitor = caller(self.runtime, HTTPConnection(scope)) if self.entry.takes_visitor else Visitor.uncounted()
+        result = await self.entry.call(self.runtime.registry, query, visitor)
         body = encoded(self.runtime.registry, result)
         headers = [(b"content-length", str(len(body)).encode()), (b"content-type", b"application/json")]
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
 
+def endpoint(entry: Operation, runtime: Runtime):  # type: ignore[no-untyped-def]
+    return post_endpoint(entry, runtime) if entry.method == "POST" else OperationEndpoint(entry, runtime)
+
+
+def post_endpoint(entry: Operation, runtime: Runtime):  # type: ignore[no-untyped-def]
+    """A capability whose input is a JSON object body, parsed by the same path as query parameters and tool
+    arguments; an answer that created something (`created` true) is 201, an earlier one 200."""
+
+    async def handle(request: Request) -> Response:
+        body = parse_json(await read_body(request, FORM_LIMIT))
+        if not isinstance(body, dict):
+            raise BadRequest(f"the body is a JSON object of {', '.join(entry.query.model_fields)}")
+        result = await entry.call(runtime.registry, entry.parse(body), caller(runtime, request))
+        return json_response(result, status=201 if getattr(result, "created", False) else 200)
+
+    handle.__name__ = entry.name
+    return handle
+
+
 def leaderboard_csv(runtime: Runtime):  # type: ignore[no-untyped-def]
     async def handle(request: Request) -> Response:
-        query = parse_query(leaderboard.LeaderboardQuery, inputs(request))
+        query = operation("leaderboard").parse(query_values(request.scope))
         board = await leaderboard.leaderboard(runtime.registry, query)  # type: ignore[arg-type]
-        runtime.registry.usage.count_download(runtime.visitor(request), f"/v1/leaderboard.csv?task={board.task}", None)
+        runtime.registry.usage.count_download(caller(runtime, request), f"/v1/leaderboard.csv?task={board.task}", None)
         return Response(
             leaderboard.leaderboard_csv(board),
             media_type="text/csv; charset=utf-8",
@@ -100,7 +130,7 @@ def leaderboard_csv(runtime: Runtime):  # type: ignore[no-untyped-def]
 def predictions_download(runtime: Runtime):  # type: ignore[no-untyped-def]
     async def handle(request: Request) -> Response:
         run_id = request.path_params["run_id"]
-        path, sha256 = predictions.predictions_file(runtime.registry, run_id, runtime.visitor(request))
+        path, sha256 = predictions.predictions_file(runtime.registry, run_id, caller(runtime, request))
         cached = {"etag": http_cache.file_etag(sha256), "cache-control": http_cache.Kind.IMMUTABLE.value.decode()}
         if http_cache.matches(request.headers.get("if-none-match", "").encode(), cached["etag"].encode()):
             return Response(status_code=304, headers=cached)  # the file is not read
@@ -148,7 +178,7 @@ def beacon(runtime: Runtime, is_page: Callable[[str], Awaitable[bool]]):  # type
 
 def api_routes(runtime: Runtime, is_page: Callable[[str], Awaitable[bool]]) -> list[BaseRoute]:
     routes: list[BaseRoute] = [
-        Route(op.path, OperationEndpoint(op, runtime), methods=["GET"], name=op.name) for op in OPERATIONS
+        Route(op.path, endpoint(op, runtime), methods=[op.method], name=op.name) for op in OPERATIONS
     ]
     routes.append(Route("/v1/leaderboard.csv", leaderboard_csv(runtime), methods=["GET"], name="leaderboard_csv"))
     routes.append(Route("/v1/beacon", beacon(runtime, is_page), methods=["POST"], name="beacon"))

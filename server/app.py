@@ -33,6 +33,7 @@ from tools.errors import NotFound
 from tools.jobs import JobWorker
 from tools.ranking import refresh_stale
 from tools.registry import Registry
+from tools.requests import source_reader
 from tools.seed import sync_specs
 from web.benchmarks import benchmark_page_routes
 from web.bodies import UPLOAD_LIMIT
@@ -124,6 +125,7 @@ def build_app(settings: Settings) -> Starlette:
                 public_url=settings.base_url,
                 artifacts_dir=settings.artifacts_dir,
                 endpoints=EndpointPolicy.from_settings(settings.endpoint_key_envs, settings.endpoint_hosts),
+                source_reader=None if settings.offline else source_reader(runtime.paper_llm),
             )
             runtime.start(registry, load_secret(settings.secret_file))
             await runtime.visitor_keys.refresh(store)  # today's and tomorrow's visitor keys, older ones deleted

@@ -1,18 +1,21 @@
-"""The capability table: each tools/ function with its /v1 route, MCP tool name and documentation.
+"""The capability table: each tools/ function declared once with its input and output models, /v1 method and
+route, MCP tool, documentation, who may call it and how it is cached.
 
-Both presenters (server/api.py for /v1, server/mcp_tools.py for MCP) and the OpenAPI generator read this
-one table, so a capability cannot be exposed in one place and forgotten in another.
+The /v1 routes (server/api.py), the MCP tools (server/mcp_tools.py), the OpenAPI document (server/openapi.py),
+the docs test and the pages' data calls (`operation(name)`) all read this one table, so a capability cannot be
+exposed in one place and forgotten in another, and its input is parsed by one path (tools/inputs.py) on every
+transport.
 """
 
 from __future__ import annotations
 
-import functools
 import inspect
-from collections.abc import Awaitable, Callable
+import re
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from tools import (
     catalog,
@@ -20,21 +23,24 @@ from tools import (
     datasets,
     evidence,
     exports,
+    inputs,
     leaderboard,
     lookup,
     models,
     predictions,
+    requests,
     results,
     stats,
     tasks,
 )
 from tools.errors import (
     AppError,
-    BadRequest,
     BenchmarkNotFound,
     DatasetNotFound,
     ModelNotFound,
     NotComparable,
+    PayloadTooLarge,
+    RateLimited,
     RunNotFound,
     RunNotOnTask,
     RunNotPublished,
@@ -45,12 +51,10 @@ from tools.schemas import ResultDetail
 from tools.usage import Visitor
 
 Capability = Callable[..., Awaitable[BaseModel]]
-
-
-@functools.cache
-def takes_visitor(function: Capability) -> bool:
-    """Whether a capability counts reuse (it takes the visitor); read once, not on every request."""
-    return "visitor" in inspect.signature(function).parameters
+Caller = Literal["visitor", "maintainer"]
+# How an answer is kept: "store" = in the read cache until the next write to the store (every public read);
+# "none" = computed for each call (writes, counters).
+CachePolicy = Literal["store", "none"]
 
 
 @dataclass(frozen=True)
@@ -62,18 +66,40 @@ class Operation:
     path: str  # the /v1 route
     summary: str
     errors: tuple[type[AppError], ...] = ()
-    mcp: bool = True
+    mcp: bool = True  # also an MCP tool of the same name
+    method: Literal["GET", "POST"] = "GET"
+    caller: Caller = "visitor"
+    cache: CachePolicy = "store"
+    takes_visitor: bool = False  # the function takes the caller's Visitor (to count reuse, or to rate-limit)
 
     @property
     def description(self) -> str:
-        return inspect.cleandoc(self.function.__doc__ or self.summary)
+        """The function's docstring, paragraphs kept, lines joined."""
+        text = inspect.cleandoc(self.function.__doc__ or self.summary)
+        return "\n\n".join(" ".join(paragraph.split()) for paragraph in text.split("\n\n"))
 
-    @property
-    def counts_reuse(self) -> bool:
-        return takes_visitor(self.function)
+    def input_schema(self) -> dict[str, Any]:
+        """The capability's input as one JSON object: each parameter's constraints exactly as the OpenAPI
+        parameters declare them (the MCP tool's input schema; a POST route's body)."""
+        declared = parameters(self.query)
+        properties = {
+            p.name: {
+                **p.schema,
+                "description": p.description,
+                **({"default": p.default} if p.default not in (None, "") else {}),
+            }
+            for p in declared
+        }
+        required = [p.name for p in declared if p.required]
+        schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+        return {**schema, "required": required} if required else schema
+
+    def parse(self, values: Mapping[str, Any], noun: str = "parameter") -> BaseModel:
+        """The caller's input as this capability's query: the one parse-and-validate path of every transport."""
+        return inputs.parse(self.query, values, noun=noun)
 
     async def call(self, registry: Registry, query: BaseModel, visitor: Visitor) -> BaseModel:
-        if self.counts_reuse:
+        if self.takes_visitor:
             return await self.function(registry, query, visitor)
         return await self.function(registry, query)
 
@@ -130,6 +156,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "/v1/results/{run_id}",
         "One result: all metrics with 95% CIs, configuration, versions, cost, BibTeX",
         errors=(RunNotFound,),
+        takes_visitor=True,
     ),
     Operation(
         "get_model",
@@ -148,6 +175,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "/v1/lookup",
         "Whether a model has been evaluated on a task — call this before running it yourself",
         errors=(TaskNotFound, ModelNotFound),
+        takes_visitor=True,
     ),
     Operation(
         "compare",
@@ -211,16 +239,77 @@ OPERATIONS: tuple[Operation, ...] = (
         "One catalog entry as imported, with its revisions, tasks and naming-collision warning",
         errors=(BenchmarkNotFound,),
     ),
+    Operation(
+        "list_models",
+        models.list_models,
+        models.ListModelsQuery,
+        models.ModelList,
+        "/v1/models",
+        "Every registered model with its status, aliases and provider ids; filter by q, type, status",
+    ),
+    Operation(
+        "request_evaluation",
+        requests.request_evaluation,
+        requests.EvaluationRequestBody,
+        requests.RequestReceipt,
+        "/v1/requests",
+        "Ask for a model to be evaluated on a task version (enters the maintainers' review queue)",
+        errors=(TaskNotFound, PayloadTooLarge, RateLimited),
+        method="POST",
+        cache="none",
+        takes_visitor=True,
+    ),
 )
 
 
-def parse_query(model: type[BaseModel], values: dict[str, Any]) -> BaseModel:
-    """Validate caller input into a query model; empty values count as absent, unknown names are ignored."""
-    known = {name: value for name, value in values.items() if name in model.model_fields and value not in ("", None)}
-    try:
-        return model.model_validate(known)
-    except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in issue['loc']) or 'input'}: {issue['msg']}" for issue in error.errors()
-        )
-        raise BadRequest(problems[:500]) from None
+@dataclass(frozen=True)
+class Parameter:
+    """One input of a capability as both OpenAPI and MCP declare it: `schema` carries every constraint (type,
+    limits, pattern, enum) and no null alternative (absent is how a caller leaves a value out)."""
+
+    name: str
+    schema: dict[str, Any]
+    description: str
+    required: bool
+    default: Any = None
+
+
+def core_schema(prop: dict[str, Any]) -> dict[str, Any]:
+    """A property's schema without its null alternative, description, title or default."""
+    prop = {key: value for key, value in prop.items() if key not in ("description", "title", "default")}
+    if "anyOf" not in prop:
+        return prop
+    shared = {key: value for key, value in prop.items() if key != "anyOf"}  # e.g. a pattern beside anyOf
+    alternatives = [{**a, **shared} for a in prop["anyOf"] if a.get("type") != "null"]
+    return alternatives[0] if len(alternatives) == 1 else {"anyOf": alternatives}
+
+
+def parameters(query: type[BaseModel]) -> list[Parameter]:
+    """The inputs of a query model, in declaration order."""
+    schema = query.model_json_schema()
+    required = set(schema.get("required", []))
+    out = []
+    for name, prop in schema.get("properties", {}).items():
+        core = core_schema(prop)
+        if name in required and core.get("type") == "string":
+            core.setdefault("minLength", 1)  # an empty value counts as absent, so a required one is missing
+        out.append(Parameter(name, core, prop.get("description", ""), name in required, prop.get("default")))
+    return out
+
+
+def operation(name: str) -> Operation:
+    """The table's entry of a capability, by name (pages and tests look theirs up here)."""
+    for entry in OPERATIONS:
+        if entry.name == name:
+            return entry
+    raise KeyError(name)
+
+
+ROUTE_MENTION = re.compile(r"(?:GET |POST )?(/v1/[a-z_/.{}]+)")
+
+
+def tool_hints(message: str) -> str:
+    """An error message as an MCP caller reads it: a /v1 route it names becomes the tool that does the same
+    (`GET /v1/tasks lists the tasks` → `list_tasks lists the tasks`); a route with no tool stays as it is."""
+    tools = {entry.path: entry.name for entry in OPERATIONS if entry.mcp}
+    return ROUTE_MENTION.sub(lambda match: tools.get(match.group(1), match.group(0)), message)

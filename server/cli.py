@@ -7,7 +7,7 @@ import asyncio
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 
 import orjson
@@ -51,15 +51,40 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def stdio_database(args: argparse.Namespace, settings: Settings) -> Path | None:
+    """The absolute database path stdio serves; None (after one line on stderr) when it must not be opened. An MCP
+    client often starts the server from another folder: a relative or mistyped --db must not become a new, empty
+    registry."""
+    path = settings.db.expanduser().resolve()
+    if path.is_file():
+        return path
+    if path.exists():
+        print(f"benchtoward mcp: {path} is not a database file", file=sys.stderr)
+    elif not args.create:
+        print(f"benchtoward mcp: no database at {path} (give an existing --db, or add --create)", file=sys.stderr)
+    elif not path.parent.is_dir():
+        print(f"benchtoward mcp: cannot create {path}: no folder {path.parent}", file=sys.stderr)
+    else:
+        return path
+    return None
+
+
 def mcp_stdio(args: argparse.Namespace, settings: Settings) -> int:
     from server.cli_support import open_registry
     from server.mcp_tools import build_mcp
     from server.runtime import Runtime, load_secret
 
+    path = stdio_database(args, settings)
+    if path is None:
+        return 2
+    settings = replace(settings, db=path)
+
     async def main() -> None:
         runtime = Runtime(settings)
         registry = await open_registry(settings)
         runtime.start(registry, load_secret(settings.secret_file))
+        links = settings.base_url if settings.public_url else f"{settings.base_url} (set --public-url)"
+        print(f"benchtoward mcp: serving {path}; links use {links}", file=sys.stderr, flush=True)
         try:
             await build_mcp(runtime).run_stdio_async()
         finally:
@@ -108,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     mcp_parser = commands.add_parser("mcp", help="Serve the MCP tools over stdio.")
     add_settings(mcp_parser, ["db", "public_url", "artifacts", "log_level"])
+    mcp_parser.add_argument("--create", action="store_true", help="Create the database if it does not exist.")
     mcp_parser.set_defaults(handler=mcp_stdio)
 
     import_parser = commands.add_parser(
@@ -159,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args, settings))
     except AppError as error:
-        print(orjson.dumps(error.body().model_dump()).decode(), file=sys.stderr)
+        print(orjson.dumps(error.json_body()).decode(), file=sys.stderr)
         return 2
     except OSError as error:  # a full disk, a read-only folder: say what, without a traceback
         print(f"benchtoward: {error.strerror or error}: {error.filename or ''}".rstrip(": "), file=sys.stderr)

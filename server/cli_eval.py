@@ -16,6 +16,7 @@ from tools import data_check
 from tools.evaluate import EvalOutcome, EvalRequest, evaluate
 from tools.models import ModelSpec, add_model
 from tools.registry import Registry
+from web.bodies import validate
 
 DEMO_RUNS = (
     ("baseline/majority", "clinicalqa-upstream-demo@0"),
@@ -85,18 +86,19 @@ def eval_command(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def models_add(args: argparse.Namespace, settings: Settings) -> int:
-    spec = ModelSpec(
-        slug=args.slug,
-        name=args.name or args.slug.split("/", 1)[1],
-        type=args.type,
-        provider=args.provider,
-        provider_model_id=args.provider_model_id,
-        aliases=args.alias or [],
-        version=args.version or "",
-        endpoint=args.endpoint,
-        price_input_per_mtok=args.price_input,
-        price_output_per_mtok=args.price_output,
-    )
+    fields = {
+        "slug": args.slug,
+        "name": args.name or args.slug.strip().rsplit("/", 1)[-1],
+        "type": args.type,
+        "provider": args.provider,
+        "provider_model_id": args.provider_model_id,
+        "aliases": args.alias or [],
+        "version": args.version or "",
+        "endpoint": args.endpoint,
+        "price_input_per_mtok": args.price_input,
+        "price_output_per_mtok": args.price_output,
+    }
+    spec = validate(ModelSpec, fields)  # a malformed slug is bad_request (exit 2), not a traceback
     model = run_with_registry(settings, lambda registry: add_model(registry, spec))
     print(f"registered {model.slug} ({model.type}, version {model.version or 'unversioned'})")
     return 0
@@ -178,7 +180,7 @@ def add_eval_commands(commands: argparse._SubParsersAction) -> None:  # type: ig
 
     models = commands.add_parser("models", help="Register models.").add_subparsers(dest="models_command", required=True)
     add = models.add_parser("add", help="Register or update a model.")
-    add.add_argument("slug", help="provider/name")
+    add.add_argument("slug", help="provider/name, or a Hugging Face repo id (any case; a registered one is updated)")
     add.add_argument("--name")
     add.add_argument("--type", default="llm", choices=["llm", "tabular", "timeseries", "baseline"])
     add.add_argument("--provider")

@@ -23,7 +23,7 @@ def wants_json(request: Request) -> bool:
 
 def respond(request: Request, error: AppError) -> Response:
     if wants_json(request):
-        response = json_response(error.body().model_dump(), status=error.status)
+        response = json_response(error.json_body(), status=error.status)
     else:
         response = error_page(request, error.status, error.code, error.message)
     response.headers.update(error.headers())

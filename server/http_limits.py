@@ -201,7 +201,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     def refuse(self, error: AppError) -> None:
         """Answer `error` as JSON and close (lingering): nothing of this request reaches the app."""
-        body = orjson.dumps(error.body().model_dump())
+        body = orjson.dumps(error.json_body())
         head = [f"HTTP/1.1 {error.status} {HTTPStatus(error.status).phrase}\r\n".encode()]
         for name, value in [*self.server_state.default_headers, *SECURITY_HEADERS]:
             head.append(name + b": " + value + b"\r\n")

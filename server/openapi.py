@@ -10,6 +10,7 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from evaluator.version import HARNESS_VERSION
 from server.capabilities import OPERATIONS, Operation
+from server.capabilities import parameters as capability_parameters
 from tools.errors import BadRequest, ErrorBody, NotFound, PayloadTooLarge, RunNotFound, TaskNotFound
 from tools.leaderboard import LeaderboardQuery
 from tools.visits import MAX_BEACON_BYTES, PATH_PATTERN, Beacon
@@ -20,39 +21,26 @@ ERROR_REF = {"$ref": REF.format(model="ErrorBody")}
 EMPTY = {"type": "string", "maxLength": 0}
 
 
-def optional_schema(prop: dict[str, Any]) -> dict[str, Any]:
-    """An optional query parameter: its value, or empty (`?tag=`), which counts as absent. A query string
-    cannot carry null, so pydantic's null alternative is replaced by the empty string."""
-    default = prop.pop("default", None)
-    if "anyOf" not in prop:
-        return {"anyOf": [prop, EMPTY], **({"default": default} if default is not None else {})}
-    shared = {key: value for key, value in prop.items() if key != "anyOf"}  # e.g. a pattern beside anyOf
-    alternatives = [{**a, **shared} for a in prop["anyOf"] if a.get("type") != "null"]
-    schema: dict[str, Any] = {"anyOf": [*alternatives, EMPTY]}
-    if default is not None:
-        schema["default"] = default
-    return schema
-
-
 def parameters(query: type[BaseModel], path: str) -> list[dict[str, Any]]:
-    schema = query.model_json_schema(ref_template=REF)
+    """OpenAPI parameters from the table's one declaration of a capability's inputs. An optional query parameter
+    may also be empty (`?tag=`), which counts as absent: a query string cannot carry null."""
     in_path = set(PATH_PARAM.findall(path))
-    required = set(schema.get("required", []))
     out = []
-    for name, prop in schema.get("properties", {}).items():
-        prop = dict(prop)
-        description = prop.pop("description", "")
-        prop.pop("title", None)
-        is_required = name in in_path or name in required
-        if name in required and name not in in_path and prop.get("type") == "string":
-            prop.setdefault("minLength", 1)  # an empty value counts as absent, so a required one is missing
+    for parameter in capability_parameters(query):
+        is_required = parameter.required or parameter.name in in_path
+        schema = parameter.schema
+        if not is_required:
+            schema = {
+                "anyOf": [schema, EMPTY],
+                **({"default": parameter.default} if parameter.default is not None else {}),
+            }
         out.append(
             {
-                "name": name,
-                "in": "path" if name in in_path else "query",
+                "name": parameter.name,
+                "in": "path" if parameter.name in in_path else "query",
                 "required": is_required,
-                "description": description,
-                "schema": prop if is_required else optional_schema(prop),
+                "description": parameter.description,
+                "schema": schema,
             }
         )
     return out
@@ -91,6 +79,8 @@ def links(operation: Operation) -> dict[str, Any]:
 
 
 def json_operation(operation: Operation) -> dict[str, Any]:
+    if operation.method == "POST":
+        return post_operation(operation)
     return {
         "operationId": operation.name,
         "summary": operation.summary,
@@ -102,6 +92,23 @@ def json_operation(operation: Operation) -> dict[str, Any]:
                 "content": {"application/json": {"schema": {"$ref": REF.format(model=operation.response.__name__)}}},
                 **({"links": links(operation)} if operation.name in LINK_SOURCES else {}),
             },
+            **error_responses(operation.errors),
+        },
+    }
+
+
+def post_operation(operation: Operation) -> dict[str, Any]:
+    """A capability whose input is a JSON body: 201 when it created something, 200 when it answers an earlier one."""
+    answer = {"content": {"application/json": {"schema": {"$ref": REF.format(model=operation.response.__name__)}}}}
+    body = operation.input_schema()  # the same object an MCP tool takes
+    return {
+        "operationId": operation.name,
+        "summary": operation.summary,
+        "description": operation.description,
+        "requestBody": {"required": True, "content": {"application/json": {"schema": body}}},
+        "responses": {
+            "201": {"description": "Created", **answer},
+            "200": {"description": "An earlier request, or none was needed", **answer},
             **error_responses(operation.errors),
         },
     }
@@ -173,7 +180,7 @@ def openapi_document(base_url: str) -> dict[str, Any]:
         (Beacon, "validation"),
     ]
     key_map, definitions = models_json_schema([*models, *review_models()], ref_template=REF)
-    paths: dict[str, Any] = {op.path: {"get": json_operation(op)} for op in OPERATIONS}
+    paths: dict[str, Any] = {op.path: {op.method.lower(): json_operation(op)} for op in OPERATIONS}
     paths.update(file_operations())
     paths["/v1/beacon"] = beacon_operation()
     add_review_operations(paths, key_map)

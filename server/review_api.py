@@ -19,10 +19,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from server.api import inputs, json_response
-from server.capabilities import parse_query
+from server.api import json_response, query_values
 from server.runtime import Runtime
-from tools import audit, publishing, reading, review
+from tools import audit, inputs, publishing, reading, review
 from tools.errors import (
     AppError,
     BadDocument,
@@ -337,7 +336,7 @@ ROUTES: tuple[ReviewRoute, ...] = (
 def endpoint(route: ReviewRoute, runtime: Runtime) -> Callable[[Request], Awaitable[Response]]:
     async def handle(request: Request) -> Response:
         actor = await authenticate(runtime, request) if route.maintainers else None  # before any body is read
-        query = parse_query(route.query, inputs(request)) if route.query else None
+        query = inputs.parse(route.query, query_values(request.scope)) if route.query else None
         body = None
         if route.body is not None and route.body is not PaperUpload:
             body = await json_body(request, route.body, route.body_limit)

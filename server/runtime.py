@@ -110,6 +110,10 @@ class Runtime:
         registry = self.registry
         return registry.cache.settle(registry.store)
 
+    def local_visitor(self) -> Visitor:
+        """The one caller of a stdio session (counted as one visitor a day, under today's visitor key)."""
+        return Visitor.local(self.visitor_keys.key(self.registry.store, korea_day(datetime.now(UTC))))
+
     def visitor(self, connection: HTTPConnection) -> Visitor:
         """The daily visitor hash of the caller, keyed by today's visitor key; the address is used here and
         nowhere else."""

@@ -40,7 +40,7 @@ LIST_QUERIES = {
         FROM catalog_entries e JOIN catalog_revisions r ON r.id = e.id AND r.revision = e.revision
         WHERE {FILTERS}
         ORDER BY lower(e.name), e.id
-        LIMIT :limit
+        LIMIT :limit OFFSET :offset
     """,
     # An entry named exactly as searched comes first; then bm25 (lower is better), where name matches weigh
     # most, then aliases, tags and the summary.
@@ -54,7 +54,7 @@ LIST_QUERIES = {
         JOIN catalog_revisions r ON r.id = e.id AND r.revision = e.revision
         WHERE {FILTERS}
         ORDER BY lower(e.name) = :exact DESC, s.score, lower(e.name), e.id
-        LIMIT :limit
+        LIMIT :limit OFFSET :offset
     """,
 }
 
@@ -105,6 +105,7 @@ class Filters:
     match: str | None = None
     exact: str | None = None
     limit: int = 100
+    offset: int = 0
 
 
 def from_row(row: sqlite3.Row) -> Revision:
@@ -121,9 +122,15 @@ def list_entries(store: Store, filters: Filters) -> tuple[list[Revision], int]:
         "match": filters.match,
         "exact": filters.exact.lower() if filters.exact else None,
         "limit": filters.limit,
+        "offset": filters.offset,
     }
     rows = store.read(LIST_QUERIES["all" if filters.match is None else "search"], params)
     return [from_row(row) for row in rows], int(rows[0]["total"]) if rows else 0
+
+
+def dispositions(store: Store) -> list[str]:
+    """The disposition statuses entries have, sorted."""
+    return [row[0] for row in store.read("SELECT DISTINCT disposition FROM catalog_entries ORDER BY 1")]
 
 
 def all_entries(store: Store) -> list[Revision]:

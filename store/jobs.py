@@ -63,6 +63,15 @@ def list_jobs(store: Store, status: str | None, limit: int) -> list[Job]:
     return [from_row(row) for row in rows]
 
 
+def jobs_for(store: Store, model_slug: str, task_ref: str) -> list[Job]:
+    """The jobs of one model on one task version, newest first."""
+    rows = store.read(
+        f"SELECT {COLUMNS} FROM jobs WHERE model_slug = ? COLLATE NOCASE AND task_ref = ? ORDER BY id DESC",
+        (model_slug, task_ref),
+    )
+    return [from_row(row) for row in rows]
+
+
 def open_jobs(store: Store) -> list[Job]:
     """Queued and running jobs, oldest first: what a worker may claim."""
     rows = store.read(f"SELECT {COLUMNS} FROM jobs WHERE status IN ('queued', 'running') ORDER BY id")

@@ -54,13 +54,23 @@ def get_model(store: Store, slug: str) -> Model | None:
 
 
 def find_models(store: Store, name: str) -> list[str]:
-    """Slugs of the models that answer to `name` (a slug, a provider model id or an alias)."""
-    rows = store.read("SELECT model_slug FROM model_aliases WHERE alias = ? ORDER BY model_slug", (name,))
+    """Slugs of the models that answer to `name` (a slug, a provider model id or an alias), ignoring case."""
+    rows = store.read(
+        "SELECT DISTINCT model_slug FROM model_aliases WHERE alias = ? COLLATE NOCASE ORDER BY model_slug", (name,)
+    )
     return [row["model_slug"] for row in rows]
 
 
 def list_models(store: Store) -> list[Model]:
     return [from_row(row) for row in store.read(f"SELECT {COLUMNS} FROM models ORDER BY slug")]
+
+
+def all_aliases(store: Store) -> dict[str, tuple[str, ...]]:
+    """slug → every other name of that model (for listing models, and "did you mean")."""
+    found: dict[str, list[str]] = {}
+    for row in store.read("SELECT alias, model_slug FROM model_aliases WHERE alias != model_slug ORDER BY alias"):
+        found.setdefault(row["model_slug"], []).append(row["alias"])
+    return {slug: tuple(names) for slug, names in found.items()}
 
 
 async def upsert_model(store: Store, model: Model) -> None:

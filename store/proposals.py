@@ -96,6 +96,16 @@ def list_proposals(store: Store, status: str | None, limit: int) -> list[Proposa
     return [from_row(row) for row in rows]
 
 
+def run_proposals_for(store: Store, model_slug: str, task_ref: str) -> list[Proposal]:
+    """The run proposals of one model on one task version, newest first."""
+    rows = store.read(
+        f"SELECT {COLUMNS} FROM proposals WHERE kind = 'run' AND model_slug = ? COLLATE NOCASE AND task_ref = ? "
+        "ORDER BY id DESC",
+        (model_slug, task_ref),
+    )
+    return [from_row(row) for row in rows]
+
+
 def proposals_of_reading(store: Store, reading_id: int) -> list[Proposal]:
     rows = store.read(f"SELECT {COLUMNS} FROM proposals WHERE reading_id = ? ORDER BY id", (reading_id,))
     return [from_row(row) for row in rows]

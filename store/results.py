@@ -114,8 +114,8 @@ def get_result_by_key(store: Store, run_key: str) -> Result | None:
     return from_row(row) if row else None
 
 
-def search_results(store: Store, where: ResultFilter, limit: int = 1000) -> list[Result]:
-    """Results matching every filter, newest first. Every value is bound; the clauses are fixed text."""
+def filter_sql(where: ResultFilter) -> tuple[str, list[object]]:
+    """The FROM … WHERE of a result search. Every value is bound; the clauses are fixed text."""
     clauses: list[str] = []
     params: list[object] = []
     if where.dataset_slug is not None:
@@ -142,14 +142,28 @@ def search_results(store: Store, where: ResultFilter, limit: int = 1000) -> list
     if not where.include_partial:
         clauses.append("r.partial = 0")
     sql = (
-        f"SELECT {', '.join('r.' + name for name in FIELDS)} FROM results r "
-        "JOIN models m ON m.slug = r.model_slug "
+        "FROM results r JOIN models m ON m.slug = r.model_slug "
         "JOIN tasks t ON t.slug = r.task_slug AND t.version = r.task_version"
         + (" WHERE " + " AND ".join(clauses) if clauses else "")
-        + " ORDER BY r.created_at DESC, r.run_id LIMIT ?"
     )
-    params.append(limit)
-    return [from_row(row) for row in store.read(sql, params)]
+    return sql, params
+
+
+def search_results(store: Store, where: ResultFilter, limit: int = 1000, offset: int = 0) -> list[Result]:
+    """Results matching every filter, newest first, from the `offset`-th."""
+    sql, params = filter_sql(where)
+    rows = store.read(
+        f"SELECT {', '.join('r.' + name for name in FIELDS)} {sql} ORDER BY r.created_at DESC, r.run_id "
+        "LIMIT ? OFFSET ?",
+        [*params, limit, offset],
+    )
+    return [from_row(row) for row in rows]
+
+
+def count_results(store: Store, where: ResultFilter) -> int:
+    """How many results match every filter."""
+    sql, params = filter_sql(where)
+    return int(store.read(f"SELECT count(*) {sql}", params)[0][0])
 
 
 async def run_key_taken(db: aiosqlite.Connection, run_key: str) -> bool:

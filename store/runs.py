@@ -54,6 +54,16 @@ def list_runs(store: Store, status: str | None = None) -> list[Run]:
     return [from_row(r) for r in rows]
 
 
+def live_run(store: Store, model_slug: str, task_ref: str) -> Run | None:
+    """The newest running claim of one model on one task version (read on every lookup: not cached)."""
+    row = store.read_one(
+        f"SELECT {COLUMNS} FROM runs WHERE model_slug = ? COLLATE NOCASE AND task_ref = ? AND status = 'running' "
+        "ORDER BY started_at DESC LIMIT 1",
+        (model_slug, task_ref),
+    )
+    return from_row(row) if row else None
+
+
 async def claim_run(store: Store, run: Run) -> tuple[Run, bool]:
     """Insert the claim unless the key is claimed already; return (the claim as stored, whether it is ours)."""
     async with store.transaction() as db:

@@ -1,6 +1,6 @@
 """A scripted OpenAI-compatible chat endpoint on 127.0.0.1: the boundary the harness talks to, replaced by a
 real HTTP server the test starts. It counts every request per prompt, can answer 429/500 first, reply
-slowly, or send garbage."""
+slowly, send garbage, or hold every request past the first N until the test releases them."""
 
 from __future__ import annotations
 
@@ -33,6 +33,8 @@ class Script:
     requests: Counter[str] = field(default_factory=Counter)
     delay: float = 0.0  # added to every reply
     lock: threading.Lock = field(default_factory=threading.Lock)
+    hold_after: int | None = None  # requests past this many wait for `release` (a run held half way)
+    release: threading.Event = field(default_factory=threading.Event)
 
     def total(self) -> int:
         return sum(self.requests.values())
@@ -60,6 +62,9 @@ def build_app(script: Script) -> Starlette:
             script.requests[prompt] += 1
             attempt = attempts[prompt]
             attempts[prompt] += 1
+            held = script.hold_after is not None and script.total() > script.hold_after
+        if held:
+            await asyncio.to_thread(script.release.wait, 120)  # bounded: a test that forgets to release ends
         if script.delay or reply.delay:
             await asyncio.sleep(script.delay + reply.delay)
         if attempt < len(reply.errors):

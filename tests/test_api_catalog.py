@@ -262,7 +262,7 @@ async def test_the_shipped_entries_of_benchtoward_tasks_carry_the_seed_facts(cli
 async def test_the_openapi_document_describes_both_catalog_routes(client: httpx.AsyncClient) -> None:
     paths = (await client.get("/v1/openapi.json")).json()["paths"]
     listed = {p["name"] for p in paths["/v1/benchmarks"]["get"]["parameters"]}
-    assert listed == {"tag", "language", "status", "runs_here", "q", "limit"}
+    assert listed == {"tag", "language", "status", "runs_here", "q", "limit", "cursor"}
     detail = paths["/v1/benchmarks/{id}"]["get"]
     assert {p["name"]: p["in"] for p in detail["parameters"]} == {"id": "path", "revision": "query"}
     assert "benchmark_not_found" in json.dumps(detail["responses"]["404"])

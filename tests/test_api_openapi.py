@@ -37,9 +37,14 @@ async def test_response_schemas_come_from_the_capability_models(client: httpx.As
     schemas = document["components"]["schemas"]
     for operation in OPERATIONS:
         assert operation.response.__name__ in schemas
-        get = document["paths"][operation.path]["get"]
-        assert get["operationId"] == operation.name
-        names = {p["name"] for p in get["parameters"]}
+        described = document["paths"][operation.path][operation.method.lower()]
+        assert described["operationId"] == operation.name
+        if operation.method == "POST":  # the input is a JSON body: the object an MCP tool takes
+            body = described["requestBody"]["content"]["application/json"]["schema"]
+            assert body == operation.input_schema() and set(body["properties"]) == set(operation.query.model_fields)
+            assert {"201", "200"} <= set(described["responses"])
+            continue
+        names = {p["name"] for p in described["parameters"]}
         assert names == set(operation.query.model_fields)
     row = schemas["LeaderboardRow"]["properties"]
     assert {"rank", "rank_range", "metric", "model", "status"} <= set(row)

@@ -64,6 +64,9 @@ async def test_leaderboard_ranks_published_complete_results_best_first(
         "tier",
         "metric",
         "n",
+        "n_items",
+        "n_units",
+        "unit",
         "parse_rate",
         "cost_usd",
         "eval_date",
@@ -71,6 +74,8 @@ async def test_leaderboard_ranks_published_complete_results_best_first(
         "rank_range",
         "status",
     }
+    assert first["n_items"] == first["n"] and first["unit"] == "question"
+    assert body["total"] == len(rows) and body["next"] is None
     assert first["metric"]["ci_low"] <= first["metric"]["value"] <= first["metric"]["ci_high"]
     assert first["url"] == f"http://testserver/r/{first['run_id']}"
 
@@ -95,7 +100,10 @@ async def test_lookup_accepts_a_slug_or_a_provider_model_id(data_client: httpx.A
 
 async def test_lookup_says_not_evaluated_and_in_review_honestly(data_client: httpx.AsyncClient) -> None:
     missing = (await data_client.get("/v1/lookup", params={"model": HARI.slug, "task": "vitaldb-ioh@0"})).json()
-    assert missing == {"status": "not_evaluated", "result": None}
+    assert missing["status"] == "not_evaluated" and missing["result"] is None and missing["model_known"] is True
+    assert missing["progress"] is None and missing["request_id"] is None and "/v1/requests" in missing["hint"]
+    unknown = (await data_client.get("/v1/lookup", params={"model": "nobody/new-7b", "task": "clinicalqa@0"})).json()
+    assert unknown["status"] == "not_evaluated" and unknown["model_known"] is False  # not an error
     pending = (await data_client.get("/v1/lookup", params={"model": PENDING.slug, "task": "clinicalqa@0"})).json()
     assert pending["status"] == "in_review" and pending["result"]["status"] == "in_review"
 

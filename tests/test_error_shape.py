@@ -35,7 +35,7 @@ CASES = [
     ("/v1/results/%2e%2e%2fetc", 404, "not_found"),
     ("/v1/lookup", 400, "bad_request"),
     ("/v1/lookup?model=x", 400, "bad_request"),
-    ("/v1/lookup?model=kgpu/none&task=clinicalqa@0", 404, "model_not_found"),
+    ("/v1/model?model=kgpu/none", 404, "model_not_found"),
     ("/v1/lookup?model=x&task=clinicalqa@9", 404, "task_not_found"),
     (f"/v1/lookup?model={SQL}&task=clinicalqa", 400, "bad_request"),
     ("/v1/predictions/zzz", 404, "run_not_found"),
@@ -74,8 +74,11 @@ async def test_bad_input_gets_a_json_error_with_a_stable_code(
     assert response.status_code == status, response.text[:300]
     assert response.headers["content-type"].startswith("application/json")
     body = response.json()
-    assert set(body) == {"error", "message"}
+    assert set(body) <= {"error", "message", "suggestions"}
     assert body["error"] == code and body["message"]
+    if "suggestions" in body:  # close known names, on the not-found errors that have them, named in the message
+        assert code in {"task_not_found", "model_not_found"} and 1 <= len(body["suggestions"]) <= 3
+        assert all(name in body["message"] for name in body["suggestions"])
     assert "Traceback" not in body["message"]
 
 

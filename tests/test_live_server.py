@@ -56,6 +56,7 @@ def parity_calls(run_ids: dict[str, str]) -> list[tuple[str, str, dict[str, Any]
             f"/v1/compare?task=clinicalqa@0&a={run_ids[f'{MEDGEMMA.slug}@clinicalqa@0']}&b={run_id}",
             {"task": "clinicalqa@0", "a": run_ids[f"{MEDGEMMA.slug}@clinicalqa@0"], "b": run_id},
         ),
+        ("list_models", "/v1/models?q=hari&limit=5", {"q": "hari", "limit": 5}),
     ]
 
 
@@ -63,9 +64,11 @@ async def test_the_sdk_client_lists_every_tool_read_only_with_schemas(live_serve
     async with Client(f"{live_server.url}/mcp") as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
     assert set(tools) == TOOLS
-    for tool in tools.values():
-        assert tool.annotations is not None and tool.annotations.read_only_hint
+    for operation in OPERATIONS:
+        tool = tools[operation.name]
+        assert tool.annotations is not None and tool.annotations.read_only_hint is (operation.method == "GET")
         assert tool.output_schema and tool.description
+    assert tools["request_evaluation"].annotations.idempotent_hint  # type: ignore[union-attr]
     assert "lookup" in tools["lookup"].description.lower() and "before" in tools["lookup"].description
     assert set(tools["leaderboard"].input_schema["required"]) == {"task"}
 
@@ -74,7 +77,8 @@ async def test_v1_json_equals_the_mcp_structured_output_for_each_capability(
     data_live_server: LiveServer, run_ids: dict[str, str]
 ) -> None:
     calls = parity_calls(run_ids)
-    assert {name for name, _, _ in calls} == TOOLS
+    posts = {op.name for op in OPERATIONS if op.method == "POST"}  # compared in tests/test_requests_flow.py
+    assert {name for name, _, _ in calls} == TOOLS - posts
     async with (
         httpx.AsyncClient(base_url=data_live_server.url) as http,
         Client(f"{data_live_server.url}/mcp") as mcp,

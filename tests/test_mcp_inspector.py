@@ -45,6 +45,7 @@ async def test_the_inspector_lists_and_calls_every_tool(data_live_server: LiveSe
         "list_benchmarks": ["q=medbench"],
         "get_benchmark": ["id=medbench"],
         "compare": ["task=clinicalqa@0", f"a={run_ids[f'{MEDGEMMA.slug}@clinicalqa@0']}", f"b={run_id}"],
+        "list_models": ["q=hari"],
     }
 
     def call(name: str) -> dict:  # type: ignore[type-arg]

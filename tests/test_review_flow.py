@@ -66,7 +66,8 @@ async def test_a_model_card_becomes_a_published_result_through_review(settings: 
         async with httpx.AsyncClient(base_url=server.url, headers=bearer(token), timeout=30) as http:
             items = check_proposals(await read_card(http))
             run = items[DEMO]
-            assert (await http.get(f"/v1/lookup?model={HARI}&task={DEMO}")).json()["error"] == "model_not_found"
+            proposed = (await http.get(f"/v1/lookup?model={HARI}&task={DEMO}")).json()
+            assert proposed["status"] == "requested" and proposed["model_known"] is False  # never not_evaluated
 
             approved = await http.post(
                 f"/v1/review/items/{run['proposal_id']}/approve",

@@ -36,6 +36,7 @@ from tools.citation import result_bibtex
 from tools.errors import BadRequest
 from tools.predictions import stored_result
 from tools.ranking import refresh_rank_ranges
+from tools.refs import MODEL_SLUG
 from tools.registry import Registry
 from tools.schemas import Bootstrap, MetricValue, ResultStatus, Shape, Tier, dataset_credit
 
@@ -47,7 +48,7 @@ METRIC_TOLERANCE = 1e-9
 class BundleModel(Shape):
     """The model a bundle was computed with; registered on import when it is not known yet."""
 
-    slug: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
+    slug: str = Field(pattern=MODEL_SLUG)
     name: str = Field(min_length=1, max_length=200)
     type: str = Field(pattern=r"^[a-z][a-z0-9-]{0,39}$")
     provider: str = Field(min_length=1, max_length=100)

@@ -23,8 +23,11 @@ from store import tasks as task_store
 from store.catalog import Filters, Revision
 from store.db import Store
 from store.tasks import Task
+from tools import paging
 from tools.catalog_entry import ENTRY_ID, CatalogEntry, NameCollision, name_collision
 from tools.errors import BadRequest, BenchmarkNotFound
+from tools.inputs import Query
+from tools.paging import cursor_field, next_field, total_field
 from tools.registry import Registry
 from tools.schemas import ROW_ID_MAX, Shape
 
@@ -48,7 +51,7 @@ STANDING_HELP = (
 )
 
 
-class ListBenchmarksQuery(Shape):
+class ListBenchmarksQuery(Query):
     tag: str | None = Field(
         default=None,
         max_length=80,
@@ -64,7 +67,7 @@ class ListBenchmarksQuery(Shape):
     status: str | None = Field(
         default=None,
         max_length=40,
-        pattern=r"^[a-z0-9_-]+$",
+        pattern=r"^[A-Za-z0-9_-]+$",
         description="Only entries with this disposition status, e.g. runs_here, not_run_here or unassessed.",
     )
     runs_here: bool | None = Field(
@@ -78,10 +81,11 @@ class ListBenchmarksQuery(Shape):
         "most, then aliases, tags, summary); an entry named exactly as searched comes first.",
         json_schema_extra={"pattern": SEARCHABLE.pattern},  # at least one letter or digit
     )
-    limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="At most this many entries (1-1000).")
+    limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="At most this many entries per page (1-1000).")
+    cursor: str | None = cursor_field()
 
 
-class GetBenchmarkQuery(Shape):
+class GetBenchmarkQuery(Query):
     id: str = Field(max_length=80, pattern=ENTRY_ID, description="Catalog entry id, e.g. medbench.")
     revision: int | None = Field(default=None, ge=1, le=ROW_ID_MAX, description="A stored revision; default: newest.")
 
@@ -119,7 +123,8 @@ class BenchmarkSummary(Shape):
 
 
 class BenchmarkList(Shape):
-    total: int = Field(description="Entries matching the filters, before the limit.")
+    total: int = total_field()
+    next: str | None = next_field()
     benchmarks: list[BenchmarkSummary]
 
 
@@ -240,18 +245,19 @@ def summary_of(registry: Registry, stored: Revision, tasks: Sequence[Task]) -> B
 
 
 async def list_benchmarks(registry: Registry, query: ListBenchmarksQuery) -> BenchmarkList:
-    """Use to find which benchmark a score name refers to, or which medical benchmarks exist: the catalog,
-    filtered by tag, dataset language, disposition status and whether BenchToward runs it, and searched with
-    `q` (name, aliases, tags, summary). Entries flagged `name_collision` share their name with another
-    benchmark: call get_benchmark before comparing scores."""
+    """Use to find which benchmark a score name refers to, or which medical benchmarks exist (run here or not).
+    An entry flagged `name_collision` shares its name with another benchmark: read get_benchmark first."""
+    status = known_status(registry, query.status)
+    offset = paging.offset_of(query)
     filters = Filters(
         tag=query.tag,
         language=query.language,
-        status=query.status,
+        status=status,
         runs_here=query.runs_here,
         match=match_expression(query.q) if query.q is not None else None,
         exact=" ".join(query.q.split()) if query.q is not None else None,
         limit=query.limit,
+        offset=offset,
     )
     found, total = catalog_store.list_entries(registry.store, filters)
     tasks: dict[str, list[Task]] = defaultdict(list)
@@ -260,7 +266,19 @@ async def list_benchmarks(registry: Registry, query: ListBenchmarksQuery) -> Ben
             tasks[task.catalog_id].append(task)
     # Validating each entry costs ~0.5 ms: a long list is summarised in a worker thread, off the event loop.
     summaries = await asyncio.to_thread(lambda: [summary_of(registry, stored, tasks[stored.id]) for stored in found])
-    return BenchmarkList(total=total, benchmarks=summaries)
+    following = paging.next_cursor(query, offset, len(summaries), total)
+    return BenchmarkList(total=total, next=following, benchmarks=summaries)
+
+
+def known_status(registry: Registry, status: str | None) -> str | None:
+    """A disposition status as entries spell it (any case); bad_request listing the known ones otherwise."""
+    if status is None:
+        return None
+    known = registry.remember(("dispositions",), lambda: catalog_store.dispositions(registry.store))
+    for name in known:
+        if name.lower() == status.lower():
+            return name
+    raise BadRequest(f"status: {status[:40]!r} is no disposition status; the catalog has: {', '.join(known)}")
 
 
 def catalog_task(registry: Registry, task: Task) -> CatalogTask:
@@ -292,11 +310,9 @@ def lineage_links(registry: Registry, entry: CatalogEntry) -> list[LineageLink]:
 
 
 async def get_benchmark(registry: Registry, query: GetBenchmarkQuery) -> BenchmarkDetail:
-    """Use to learn which benchmark a score came from and how far to trust it: one catalog entry with what it
-    measures, its metric and baselines, dataset and licence, harness implementations, contamination and
-    saturation, lineage, publisher, paper, sources, and whether and how BenchToward runs it (its tasks and
-    leaderboards). `name_collision` is set when another benchmark has the same name. `revision` reads an
-    older revision; every revision is kept."""
+    """Use to learn which benchmark a score came from and how far to trust it: one catalog entry (what it
+    measures, metric, data and licence, harnesses, contamination, saturation, lineage, sources) with the
+    BenchToward tasks that run it. `revision` reads an older revision."""
     revisions = catalog_store.list_revisions(registry.store, query.id)
     if not revisions:
         raise BenchmarkNotFound(f"no catalog entry {query.id!r}; GET /v1/benchmarks lists the catalog")

@@ -30,6 +30,7 @@ import orjson
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from evaluator.canonical import sha256_hex
+from tools import inputs
 from tools.errors import BadRequest
 from tools.schemas import Shape
 
@@ -266,11 +267,8 @@ def check_limits(value: Any, where: str, path: str = "", depth: int = 0) -> None
             check_limits(item, where, f"{path}[{index}]", depth + 1)
 
 
-def validation_problems(error: ValidationError, limit: int = 5) -> str:
-    issues = error.errors()
-    shown = [f"{'.'.join(str(part) for part in issue['loc']) or 'entry'}: {issue['msg']}" for issue in issues[:limit]]
-    more = f" (and {len(issues) - limit} more)" if len(issues) > limit else ""
-    return "; ".join(shown) + more
+def validation_problems(error: ValidationError) -> str:
+    return inputs.problems(error, where="entry")
 
 
 def parse_entry(value: Any, where: str) -> ParsedEntry:

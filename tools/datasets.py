@@ -33,5 +33,5 @@ async def list_datasets(registry: Registry, query: ListDatasetsQuery) -> Dataset
     """Use to credit data: every dataset BenchToward's tasks use, with licence, licence URL and citation."""
     return registry.remember(
         ("datasets",),
-        lambda: DatasetList(datasets=[DatasetOut(**vars(d)) for d in dataset_store.list_datasets(registry.store)]),
+        lambda: DatasetList(datasets=[DatasetOut.from_row(d) for d in dataset_store.list_datasets(registry.store)]),
     )

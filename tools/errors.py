@@ -16,18 +16,26 @@ class ErrorBody(BaseModel):
 
     error: str = Field(description="A stable, machine-readable code, e.g. task_not_found.")
     message: str = Field(description="What went wrong, for a person.")
+    suggestions: list[str] | None = Field(
+        default=None, description="task_not_found, model_not_found: up to three known names close to the one given."
+    )
 
 
 class AppError(Exception):
     code: ClassVar[str] = "internal"
     status: ClassVar[int] = 500
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, suggestions: list[str] | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.suggestions = suggestions or None
 
     def body(self) -> ErrorBody:
-        return ErrorBody(error=self.code, message=self.message)
+        return ErrorBody(error=self.code, message=self.message, suggestions=self.suggestions)
+
+    def json_body(self) -> dict[str, object]:
+        """The body as JSON: `suggestions` only when there are some."""
+        return self.body().model_dump(exclude_none=True)
 
     def headers(self) -> dict[str, str]:
         """HTTP headers the error response carries besides its body (none by default)."""

@@ -124,12 +124,13 @@ def chat_config(model_id: str) -> dict[str, Any]:
 
 async def plan_model(registry: Registry, request: EvalRequest, task: Task) -> Plan:
     """Resolve (or register) the model and decide its adapter, tag and run-key configuration."""
-    if request.model in model_tools.BASELINES:
-        _name, kind = model_tools.BASELINES[request.model]
+    baseline = request.model.strip().lower()
+    if baseline in model_tools.BASELINES:
+        _name, kind = model_tools.BASELINES[baseline]
         if kind != task.kind:
-            raise BadRequest(f"{request.model} is a baseline for {kind} tasks, not for {task.ref}")
-        model = await model_tools.ensure_baseline(registry, request.model)
-        return Plan(model, "python", request.tier or "baseline", {"adapter": "python", "baseline": request.model})
+            raise BadRequest(f"{baseline} is a baseline for {kind} tasks, not for {task.ref}")
+        model = await model_tools.ensure_baseline(registry, baseline)
+        return Plan(model, "python", request.tier or "baseline", {"adapter": "python", "baseline": baseline})
     if request.endpoint and request.command:
         raise BadRequest("give either --endpoint or --command, not both")
     if request.endpoint:

@@ -11,57 +11,79 @@ from store import models as model_store
 from store import rank_ranges as range_store
 from store import results as result_store
 from store.results import Ranked, Result
+from store.tasks import Task
+from tools import paging
+from tools.paging import cursor_field, next_field, total_field
 from tools.ranking import is_current
 from tools.refs import TASK_REF_SCHEMA, resolve_task
 from tools.registry import Registry
-from tools.schemas import MetricValue, ModelRef, ResultStatus, Shape, Tier, model_ref, primary_metric_value
+from tools.schemas import (
+    MODEL_TYPE_HELP,
+    N_HELP,
+    N_ITEMS_HELP,
+    N_UNITS_HELP,
+    RANK_RANGE_HELP,
+    TIER_HELP,
+    UNIT_HELP,
+    MetricValue,
+    ModelRef,
+    ModelTypeFilter,
+    ResultStatus,
+    Shape,
+    Tier,
+    TieredQuery,
+    model_ref,
+    primary_metric_value,
+    sizes,
+)
 
 MAX_LIMIT = 1000
+PREVIEW_HELP = "True while the task version may still change (a change becomes a new version)."
 
 
-class LeaderboardQuery(Shape):
+class LeaderboardQuery(TieredQuery):
     task: str = Field(
         description="slug@version, or slug for the latest published version.",
         min_length=1,
         max_length=80,
         json_schema_extra=TASK_REF_SCHEMA,
     )
-    model_type: str | None = Field(
-        default=None,
-        max_length=40,
-        description="Only models of this type: llm, tabular, timeseries, baseline.",
-    )
-    tier: Tier | None = Field(default=None, description="Only results with this tag.")
-    limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="At most this many rows (1-1000).")
+    model_type: ModelTypeFilter | None = Field(default=None, description="Only models of this type: " + MODEL_TYPE_HELP)
+    limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="At most this many rows per page (1-1000).")
+    cursor: str | None = cursor_field()
 
 
 class LeaderboardRow(Shape):
-    """One ranked result. `rank` is the position on the task's full leaderboard (ties share a rank);
-    `rank_range` is the [best, worst] 95% range of ranks from the paired bootstrap, null until computed."""
+    """One ranked result."""
 
-    rank: int
-    run_id: str
-    task: str
+    rank: int = Field(description="Position on the full leaderboard, 1 = best; ties share a rank.")
+    run_id: str = Field(description="The result's id (get_result, /v1/results/{run_id}).")
+    task: str = Field(description="slug@version.")
     model: ModelRef
-    tier: Tier
+    tier: Tier = Field(description="How it was run: " + TIER_HELP)
     metric: MetricValue
-    n: int
-    parse_rate: float | None
-    cost_usd: float | None
-    eval_date: str
-    url: str
-    rank_range: list[int] | None = Field(description="[best, worst] rank in 95% of paired bootstrap replicates.")
-    status: ResultStatus
+    n: int = Field(description=N_HELP)
+    n_items: int = Field(description=N_ITEMS_HELP)
+    n_units: int = Field(description=N_UNITS_HELP)
+    unit: str = Field(description=UNIT_HELP)
+    parse_rate: float | None = Field(description="Share of answers the parser understood (LLM tasks).")
+    cost_usd: float | None = Field(description="Compute cost in US dollars; null when unknown.")
+    eval_date: str = Field(description="UTC date of the run.")
+    url: str = Field(description="The result's page.")
+    rank_range: list[int] | None = Field(description=RANK_RANGE_HELP)
+    status: ResultStatus = Field(description="Always published on a leaderboard.")
 
 
 class Leaderboard(Shape):
-    task: str
+    task: str = Field(description="slug@version.")
     title: str
-    spec_hash: str
-    primary_metric: str
+    spec_hash: str = Field(description="sha256 of the task version's specification.")
+    primary_metric: str = Field(description="The metric rows are ranked by (0-1 scale).")
     higher_is_better: bool
-    demo: bool
-    preview: bool
+    demo: bool = Field(description="True for a demo task (demo or synthetic data): not a real comparison.")
+    preview: bool = Field(description=PREVIEW_HELP)
+    total: int = total_field()
+    next: str | None = next_field()
     rows: list[LeaderboardRow]
     rank_range_note: str = Field(description="How rank ranges were computed, or why a row has none.")
 
@@ -86,24 +108,39 @@ def sort_key(higher_is_better: bool):  # type: ignore[no-untyped-def]
 
 
 async def leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboard:
-    """Use to compare models on one task: ranked, published, complete results, best first by the primary metric.
-
-    Each row has the metric with its 95% bootstrap CI and `rank_range`, the 95% range of ranks from a paired
-    bootstrap (close scores with overlapping intervals may not differ meaningfully). Filters (model_type,
-    tier) select rows but keep each row's rank on the full leaderboard.
-    """
-    key = ("leaderboard", query.task, query.model_type, query.tier, query.limit)
-    return registry.remember(key, lambda: build_leaderboard(registry, query))
+    """Use to compare models on one task: published, complete results, best first by the primary metric, each
+    with its 95% CI and `rank_range` (overlapping intervals may not differ meaningfully). Filters keep each row's
+    rank on the full leaderboard."""
+    key = ("leaderboard", query.model_dump_json())
+    return registry.remember(key, lambda: leaderboard_page(registry, query))
 
 
-def build_leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboard:
+def leaderboard_page(registry: Registry, query: LeaderboardQuery) -> Leaderboard:
     task = resolve_task(registry.store, query.task)
+    board = full_leaderboard(registry, task)
+    rows = [row for row in board.rows if query.tier in (None, row.tier) and query.model_type in (None, row.model.type)]
+    shown, total, following = paging.page(rows, query, query.limit)
+    return board.model_copy(update={"rows": shown, "total": total, "next": following})
+
+
+def full_leaderboard(registry: Registry, task: Task) -> Leaderboard:
+    """Every row of a task version's leaderboard (kept until the store changes)."""
+    return registry.remember(("leaderboard-all", task.slug, task.version), lambda: build_leaderboard(registry, task))
+
+
+def standing(registry: Registry, task: Task, run_id: str) -> tuple[int, list[int] | None] | None:
+    """(rank, rank_range) of a result on its task version's leaderboard, or None when it is not on it."""
+    for row in full_leaderboard(registry, task).rows:
+        if row.run_id == run_id:
+            return row.rank, row.rank_range
+    return None
+
+
+def build_leaderboard(registry: Registry, task: Task) -> Leaderboard:
     results = result_store.ranked_results(registry.store, task.slug, task.version)
     results.sort(key=sort_key(task.higher_is_better))
     ranks = competition_ranks([r.primary_value for r in results])
-    ranked = [(rank, r) for rank, r in zip(ranks, results, strict=True) if query.tier in (None, r.tier)]
-    wanted = ranked if query.model_type is not None else ranked[: query.limit]  # only the models shown are read
-    models = model_store.models_by_slug(registry.store, {r.model_slug for _, r in wanted})
+    models = model_store.models_by_slug(registry.store, {r.model_slug for r in results})
     stored = range_store.get_rank_ranges(registry.store, task.slug, task.version)
     current = is_current(stored, [r.run_id for r in results])
     ranges = stored.ranges if stored is not None and current else {}
@@ -113,30 +150,19 @@ def build_leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboar
         note = stored.note
     else:
         note = "Rank ranges are being recomputed for the current set of results."
-    rows = []
-    for rank, result in wanted:
-        model = models[result.model_slug]
-        if query.model_type is not None and model.type != query.model_type:
-            continue
-        rows.append(
-            LeaderboardRow(
-                rank=rank,
-                run_id=result.run_id,
-                task=task.ref,
-                model=model_ref(model),
-                tier=result.tier,  # type: ignore[arg-type]
-                metric=primary_metric_value(result),
-                n=result.n,
-                parse_rate=result.parse_rate,
-                cost_usd=result.cost_usd,
-                eval_date=result.eval_date,
-                url=registry.result_url(result.run_id),
-                rank_range=list(ranges[result.run_id]) if result.run_id in ranges else None,
-                status=result.status,  # type: ignore[arg-type]
-            )
+    rows = [
+        LeaderboardRow.from_row(
+            result,
+            rank=rank,
+            task=task.ref,
+            model=model_ref(models[result.model_slug]),
+            metric=primary_metric_value(result),
+            **sizes(result),
+            url=registry.result_url(result.run_id),
+            rank_range=list(ranges[result.run_id]) if result.run_id in ranges else None,
         )
-        if len(rows) >= query.limit:
-            break
+        for rank, result in zip(ranks, results, strict=True)
+    ]
     return Leaderboard(
         task=task.ref,
         title=task.title,
@@ -145,6 +171,8 @@ def build_leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboar
         higher_is_better=task.higher_is_better,
         demo=task.demo,
         preview=task.preview,
+        total=len(rows),
+        next=None,
         rows=rows,
         rank_range_note=note,
     )

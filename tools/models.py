@@ -3,21 +3,22 @@ and reading one model with every result it has across tasks (`get_model`)."""
 
 from __future__ import annotations
 
-import re
+from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from store import models as model_store
 from store import results as result_store
 from store.models import Model
 from store.results import ResultFilter
+from tools import paging
 from tools.errors import BadRequest
-from tools.refs import MODEL_NAME_SCHEMA, resolve_model
+from tools.paging import cursor_field, next_field, total_field
+from tools.refs import MODEL_NAME_SCHEMA, MODEL_SLUG, find_model, is_model_slug, registered_slug, resolve_model
 from tools.registry import Registry
 from tools.results import ResultSummary, summaries
 from tools.schemas import Shape
 
-SLUG = r"^[a-z0-9][a-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$"
 MODEL_TYPES = ("llm", "tabular", "timeseries", "baseline")
 BASELINES: dict[str, tuple[str, str]] = {  # slug → (name, task kind)
     "baseline/majority": ("Most common answer (reference split)", "mcq"),
@@ -32,7 +33,9 @@ BASELINE_VERSION = "1"  # bump when a baseline's code changes what it predicts
 class ModelSpec(Shape):
     """A model to register."""
 
-    slug: str = Field(pattern=SLUG, max_length=200, description="provider/name, e.g. snuh/hari-q3-8b")
+    slug: str = Field(
+        pattern=MODEL_SLUG, max_length=200, description="provider/name, e.g. snuh/hari-q3-8b or a Hugging Face repo id"
+    )
     name: str = Field(min_length=1, max_length=200)
     type: str = Field(default="llm", pattern="^(" + "|".join(MODEL_TYPES) + ")$")
     provider: str | None = Field(default=None, max_length=100, description="Default: the slug's prefix.")
@@ -43,6 +46,11 @@ class ModelSpec(Shape):
     price_input_per_mtok: float | None = Field(default=None, ge=0, description="USD per million input tokens.")
     price_output_per_mtok: float | None = Field(default=None, ge=0, description="USD per million output tokens.")
     status: str = "published"
+
+    @field_validator("slug", "provider_model_id", mode="before")
+    @classmethod
+    def strip_spaces(cls, value: object) -> object:
+        return value.strip() if isinstance(value, str) else value
 
 
 def model_of(spec: ModelSpec) -> Model:
@@ -63,7 +71,11 @@ def model_of(spec: ModelSpec) -> Model:
 
 async def add_model(registry: Registry, spec: ModelSpec) -> Model:
     """Register a model or update its description. A model with results keeps its version: a new
-    version of the weights is a new computation, so register it under a new slug or version first."""
+    version of the weights is a new computation, so register it under a new slug or version first. A slug that
+    matches a registered one without regard to case updates that model, whose stored form is kept."""
+    stored = registered_slug(registry.store, spec.slug)
+    if stored is not None and stored != spec.slug:
+        spec = spec.model_copy(update={"slug": stored})
     existing = model_store.get_model(registry.store, spec.slug)
     if (
         existing is not None
@@ -89,12 +101,13 @@ async def ensure_baseline(registry: Registry, slug: str) -> Model:
 
 
 async def ensure_endpoint_model(registry: Registry, slug: str, model_id: str | None, endpoint: str) -> Model:
-    """`--endpoint` with an unregistered slug registers it: type llm, provider from the slug's prefix,
-    provider model id from `--model-id` (default: the slug's name part)."""
-    existing = model_store.get_model(registry.store, slug)
+    """`--endpoint` with a name no registered model answers to (any case) registers it: type llm, provider from
+    the slug's prefix, provider model id from `--model-id` (default: the slug's name part)."""
+    slug = slug.strip()
+    existing = find_model(registry.store, slug)
     if existing is not None:
         return existing
-    if re.match(SLUG, slug) is None:
+    if not is_model_slug(slug):
         raise BadRequest(f"model slug must be provider/name, got {slug[:80]!r}")
     name = slug.split("/", 1)[1]
     spec = ModelSpec(slug=slug, name=name, provider_model_id=model_id or name, endpoint=endpoint)
@@ -149,3 +162,80 @@ def build_model_detail(registry: Registry, query: GetModelQuery) -> ModelDetail:
         url=registry.url(f"/models/{model.slug}"),
         results=summaries(registry, results),
     )
+
+
+ModelStatus = Literal["building", "evaluating", "in_review", "published"]
+
+
+class ListModelsQuery(Shape):
+    q: str | None = Field(
+        default=None,
+        max_length=200,
+        description="Words that must all appear (any case) in a model's slug, name, provider or other names.",
+    )
+    type: Literal["llm", "tabular", "timeseries", "baseline"] | None = Field(
+        default=None, description="Only models of this type (any case)."
+    )
+    status: ModelStatus | None = Field(default=None, description="Only models with this status (any case).")
+    limit: int = Field(default=100, ge=1, le=1000, description="At most this many models per page.")
+    cursor: str | None = cursor_field()
+
+    @field_validator("type", "status", mode="before")
+    @classmethod
+    def lower_case(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+
+class ModelSummary(Shape):
+    """A registered model, its names and where it stands."""
+
+    slug: str = Field(description="BenchToward model slug, provider/name.")
+    name: str
+    type: str = Field(description="llm | tabular | timeseries | baseline")
+    provider: str
+    provider_model_id: str | None
+    version: str
+    status: str = Field(description="building | evaluating (BenchToward's evaluator runs it) | in_review | published")
+    aliases: list[str] = Field(description="Every other name lookup accepts for this model (any case).")
+    url: str = Field(description="The model's page.")
+
+
+class ModelList(Shape):
+    total: int = total_field()
+    next: str | None = next_field()
+    models: list[ModelSummary]
+
+
+def model_summaries(registry: Registry) -> tuple[ModelSummary, ...]:
+    aliases = model_store.all_aliases(registry.store)
+    return tuple(
+        ModelSummary(
+            slug=model.slug,
+            name=model.name,
+            type=model.type,
+            provider=model.provider,
+            provider_model_id=model.provider_model_id,
+            version=model.version,
+            status=model.status,
+            aliases=list(aliases.get(model.slug, ())),
+            url=registry.url(f"/models/{model.slug}"),
+        )
+        for model in model_store.list_models(registry.store)
+    )
+
+
+def matches(model: ModelSummary, query: ListModelsQuery) -> bool:
+    if (query.type and model.type != query.type) or (query.status and model.status != query.status):
+        return False
+    text = " ".join([model.slug, model.name, model.provider, model.provider_model_id or "", *model.aliases]).lower()
+    return all(word in text for word in (query.q or "").lower().split())
+
+
+async def list_models(registry: Registry, query: ListModelsQuery) -> ModelList:
+    """Use to find a model: every registered model with its status (`evaluating` while BenchToward's evaluator
+    runs it), type, provider, provider model id and aliases, by slug. Filter with `q` (words in any of its
+    names), `type` and `status`; page with `cursor` (the previous page's `next`)."""
+    every = registry.remember(("models",), lambda: model_summaries(registry))
+    found = [model for model in every if matches(model, query)]
+    shown, total, following = paging.page(found, query, query.limit)
+    return ModelList(total=total, next=following, models=shown)

@@ -6,12 +6,17 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from pydantic import Field
 
 from store import results as result_store
 from store.results import Result
-from tools.errors import RunNotFound
+from tools import paging
+from tools.errors import BadRequest, RunNotFound
+from tools.inputs import Query
+from tools.paging import cursor_field, next_field, total_field
 from tools.registry import Registry
 from tools.schemas import Shape
 from tools.usage import Visitor
@@ -19,9 +24,14 @@ from tools.usage import Visitor
 MAX_PREVIEW_ROWS = 100
 
 
-class GetPredictionsQuery(Shape):
+class GetPredictionsQuery(Query):
     run_id: str = Field(max_length=64, description="The 12-hex-character run id.")
-    limit: int = Field(default=5, ge=0, le=MAX_PREVIEW_ROWS, description="Rows to include inline (0-100).")
+    correct: bool | None = Field(
+        default=None, description="Only rows answered right (true) or wrong (false); files with a `correct` column."
+    )
+    instance_id: str | None = Field(default=None, max_length=200, description="Only the row(s) of this item.")
+    limit: int = Field(default=5, ge=0, le=MAX_PREVIEW_ROWS, description="Rows per page (0-100).")
+    cursor: str | None = cursor_field()
 
 
 class Column(Shape):
@@ -30,14 +40,17 @@ class Column(Shape):
 
 
 class PredictionsPreview(Shape):
-    """Where the predictions file is, what it holds, and its first `limit` rows."""
+    """Where the predictions file is, what it holds, and one page of its rows (filtered by `correct` and
+    `instance_id`); page on with `cursor` to read every row without the file."""
 
     run_id: str
     url: str = Field(description="Download the whole parquet file here.")
-    sha256: str
-    rows: int
+    sha256: str = Field(description="sha256 of the file.")
+    rows: int = Field(description="Rows in the whole file.")
     columns: list[Column]
-    head: list[dict[str, Any]]
+    total: int = total_field()
+    next: str | None = next_field()
+    head: list[dict[str, Any]] = Field(description="The rows of this page, in file order.")
 
 
 def stored_result(registry: Registry, run_id: str) -> Result:
@@ -47,32 +60,40 @@ def stored_result(registry: Registry, run_id: str) -> Result:
     return result
 
 
-def read_head(path: Path, limit: int) -> tuple[list[Column], list[dict[str, Any]]]:
-    parquet = pq.ParquetFile(path)
-    columns = [Column(name=field.name, type=str(field.type)) for field in parquet.schema_arrow]
-    if limit == 0:
-        return columns, []
-    batch = next(parquet.iter_batches(batch_size=limit), None)
-    return columns, batch.to_pylist() if batch is not None else []
+def read_page(path: Path, query: GetPredictionsQuery, offset: int) -> tuple[list[Column], int, list[dict[str, Any]]]:
+    """The columns, the number of rows matching the filters, and the page's rows."""
+    table = pq.read_table(path)
+    columns = [Column(name=field.name, type=str(field.type)) for field in table.schema]
+    names = table.column_names
+    if query.correct is not None:
+        if "correct" not in names:
+            raise BadRequest("correct: these predictions have no `correct` column (a score per window instead)")
+        table = table.filter(pc.equal(table["correct"], query.correct))
+    if query.instance_id is not None:
+        table = table.filter(pc.equal(pc.cast(table["instance_id"], pa.string()), query.instance_id))
+    return columns, table.num_rows, table.slice(offset, query.limit).to_pylist() if query.limit else []
 
 
 async def get_predictions(registry: Registry, query: GetPredictionsQuery) -> PredictionsPreview:
-    """Use to reuse per-item predictions: the parquet file's URL, sha256, row count, columns and its first
-    `limit` rows (at most 100; download the file from `url` for the rest)."""
+    """Use to reuse per-item predictions: the parquet file's URL and sha256, its columns, and a page of its rows
+    (`correct=false`: wrong answers only; `instance_id`: one item). Page until `next` is null to read every row."""
     result = stored_result(registry, query.run_id)
-    key = ("predictions", result.run_id, result.predictions_sha256, query.limit)  # the file is pinned by its hash
+    key = ("predictions", result.run_id, result.predictions_sha256, query.model_dump_json())  # pinned by its hash
     cached: PredictionsPreview | None = registry.cache.peek(registry.store, key)
     if cached is not None:
         return cached
+    offset = paging.offset_of(query)
     path = registry.predictions_path(result.predictions_path)
-    columns, head = await asyncio.to_thread(read_head, path, query.limit)
+    columns, total, rows = await asyncio.to_thread(read_page, path, query, offset)
     preview = PredictionsPreview(
         run_id=result.run_id,
         url=registry.predictions_url(result.run_id),
         sha256=result.predictions_sha256,
         rows=result.predictions_rows,
         columns=columns,
-        head=head,
+        total=total,
+        next=paging.next_cursor(query, offset, len(rows), total),
+        head=rows,
     )
     registry.cache.put(registry.store, key, preview)
     return preview

@@ -43,7 +43,7 @@ from store.tasks import Task
 from tools.errors import BadRequest, ModelNotFound
 from tools.evaluate import EvalRequest, chat_config, data_location, default_model_id, spec_of
 from tools.lookup import LookupQuery, lookup
-from tools.models import SLUG
+from tools.refs import is_model_slug
 from tools.registry import Registry
 from tools.schemas import Shape
 from tools.usage import Visitor, korea_day
@@ -123,7 +123,7 @@ def revision_in(text: str, org: str, name: str) -> str:
 
 def slug_for(org: str, name: str) -> str | None:
     slug = f"{org.lower()}/{name}"
-    return slug if re.match(SLUG, slug) and len(slug) <= 200 else None
+    return slug if is_model_slug(slug) else None
 
 
 def claims_of(record: PaperRecord, info: ModelInfo) -> list[Claim]:

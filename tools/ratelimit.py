@@ -9,6 +9,8 @@ The rules punish the attacker, not the owner:
 - Withdrawal requests (spam) are counted per visitor for every request (5 an hour), and in total only for
   those that open a new entry in the queue: a request for a result that already has an open one is folded
   into it, so the queue holds at most one open request per result and a visitor repeating it closes nothing.
+- Evaluation requests (spam) are counted per visitor and in total; a repeated request answers the first one
+  and is not counted.
 
 A visitor is an address's daily hash, an IPv6 address counted by its /64 (tools/usage.py), and the address is
 the connection's own unless it comes from a proxy the operator named (`--forwarded-allow-ips`). The windows
@@ -83,6 +85,9 @@ LOGIN_FAILURES = Limit(per_visitor=10, total=100, window_seconds=900)
 TOKEN_FAILURES = Limit(per_visitor=20, total=100_000, window_seconds=900)
 WITHDRAWAL_REQUESTS = Limit(per_visitor=5, total=100_000, window_seconds=3600)
 NEW_WITHDRAWALS = Limit(per_visitor=5, total=200, window_seconds=3600)
+# New evaluation requests (a repeated request answers the first one and is not counted): a person or agent asks
+# for a few models at a time; a maintainer reads every one.
+EVALUATION_REQUESTS = Limit(per_visitor=10, total=300, window_seconds=3600)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -84,6 +84,9 @@ class Registry:
     cache: ReadCache = field(default_factory=ReadCache)
     endpoints: EndpointPolicy = field(default_factory=EndpointPolicy)  # which keys an approved run may send where
     sandbox: Sandbox = field(default_factory=Sandbox)  # where documents are read (limited child processes)
+    # How this server reads a requested model's source URL (fetch and read the document); None: it does not
+    # (offline, or the stdio server). Set by the server from its settings.
+    source_reader: Callable[[str], Awaitable[Any]] | None = None
 
     def remember(self, key: Hashable, compute: Callable[[], T]) -> T:
         """`compute()`, or its answer from before if nothing was written to the store since."""

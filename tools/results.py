@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import cast
-
 from pydantic import Field
 
 from store import datasets as dataset_store
@@ -11,26 +9,39 @@ from store import models as model_store
 from store import results as result_store
 from store import tasks as task_store
 from store.results import Result, ResultFilter
+from tools import paging
 from tools.errors import DatasetNotFound, RunNotFound
+from tools.inputs import Query
+from tools.leaderboard import standing
+from tools.paging import cursor_field, next_field, total_field
 from tools.refs import MODEL_NAME_SCHEMA, TASK_REF_SCHEMA, parse_task_ref, resolve_model, resolve_task
 from tools.registry import Registry
 from tools.schemas import (
+    MODEL_TYPE_HELP,
+    N_HELP,
+    N_ITEMS_HELP,
+    N_UNITS_HELP,
+    TIER_HELP,
+    UNIT_HELP,
     MetricValue,
     ModelRef,
+    ModelTypeFilter,
     ResultDetail,
     ResultStatus,
     Shape,
     Tier,
+    TieredQuery,
     model_ref,
     primary_metric_value,
     result_detail,
+    sizes,
 )
 from tools.usage import Visitor
 
 RUN_ID_PATTERN = r"^[0-9a-f]{12}$"
 
 
-class SearchResultsQuery(Shape):
+class SearchResultsQuery(TieredQuery):
     dataset: str | None = Field(default=None, max_length=80, description="Dataset slug, e.g. clinicalqa.")
     task: str | None = Field(
         default=None,
@@ -44,34 +55,39 @@ class SearchResultsQuery(Shape):
         description="Model slug or provider model id.",
         json_schema_extra=MODEL_NAME_SCHEMA,
     )
-    model_type: str | None = Field(default=None, max_length=40, description="llm, tabular, timeseries, baseline.")
-    tier: Tier | None = Field(default=None, description="standard, agent, baseline or official.")
-    limit: int = Field(default=100, ge=1, le=1000, description="At most this many results (1-1000).")
+    model_type: ModelTypeFilter | None = Field(default=None, description=MODEL_TYPE_HELP)
+    limit: int = Field(default=100, ge=1, le=1000, description="At most this many results per page (1-1000).")
+    cursor: str | None = cursor_field()
 
 
 class ResultSummary(Shape):
     """A result in a list: its primary metric with CI and where to read the rest."""
 
-    run_id: str
-    task: str
-    spec_hash: str
+    run_id: str = Field(description="The result's id (get_result, /v1/results/{run_id}).")
+    task: str = Field(description="slug@version.")
+    spec_hash: str = Field(description="sha256 of the task version's specification.")
     model: ModelRef
-    tier: Tier
-    status: ResultStatus
-    demo: bool
+    tier: Tier = Field(description="How it was run: " + TIER_HELP)
+    status: ResultStatus = Field(description="published here (lists show published results).")
+    demo: bool = Field(description="True for a demo task (demo or synthetic data).")
     metric: MetricValue
-    n: int
-    parse_rate: float | None
-    cost_usd: float | None
-    eval_date: str
-    url: str
+    n: int = Field(description=N_HELP)
+    n_items: int = Field(description=N_ITEMS_HELP)
+    n_units: int = Field(description=N_UNITS_HELP)
+    unit: str = Field(description=UNIT_HELP)
+    parse_rate: float | None = Field(description="Share of answers the parser understood (LLM tasks).")
+    cost_usd: float | None = Field(description="Compute cost in US dollars; null when unknown.")
+    eval_date: str = Field(description="UTC date of the run.")
+    url: str = Field(description="The result's page.")
 
 
 class ResultList(Shape):
+    total: int = total_field()
+    next: str | None = next_field()
     results: list[ResultSummary]
 
 
-class GetResultQuery(Shape):
+class GetResultQuery(Query):
     run_id: str = Field(description="The 12-hex-character run id.", max_length=64)
 
 
@@ -106,19 +122,13 @@ def summaries(registry: Registry, results: list[Result]) -> list[ResultSummary]:
     models = model_store.models_by_slug(registry.store, {r.model_slug for r in results})
     demo = {t.ref: t.demo for t in task_store.list_tasks(registry.store)} if results else {}
     return [
-        ResultSummary(
-            run_id=r.run_id,
+        ResultSummary.from_row(
+            r,
             task=r.task_ref,
-            spec_hash=r.spec_hash,
             model=model_ref(models[r.model_slug]),
-            tier=cast(Tier, r.tier),
-            status=cast(ResultStatus, r.status),
             demo=demo.get(r.task_ref, False),
             metric=primary_metric_value(r),
-            n=r.n,
-            parse_rate=r.parse_rate,
-            cost_usd=r.cost_usd,
-            eval_date=r.eval_date,
+            **sizes(r),
             url=registry.result_url(r.run_id),
         )
         for r in results
@@ -130,8 +140,12 @@ async def search_results(registry: Registry, query: SearchResultsQuery) -> Resul
     For one model on one task prefer `lookup`."""
 
     def build() -> ResultList:
-        results = result_store.search_results(registry.store, result_filter(registry, query), limit=query.limit)
-        return ResultList(results=summaries(registry, results))
+        where = result_filter(registry, query)
+        offset = paging.offset_of(query)
+        results = result_store.search_results(registry.store, where, limit=query.limit, offset=offset)
+        total = result_store.count_results(registry.store, where)
+        following = paging.next_cursor(query, offset, len(results), total)
+        return ResultList(total=total, next=following, results=summaries(registry, results))
 
     return registry.remember(("search_results", query.model_dump_json()), build)
 
@@ -146,7 +160,7 @@ def build_detail(registry: Registry, result: Result) -> ResultDetail:
     task = task_store.get_task(registry.store, result.task_slug, result.task_version)
     if model is None or task is None:  # foreign keys make this unreachable
         raise RunNotFound(f"result {result.run_id} refers to a missing model or task")
-    return result_detail(registry, result, model, task)
+    return result_detail(registry, result, model, task, standing(registry, task, result.run_id))
 
 
 async def get_result(registry: Registry, query: GetResultQuery, visitor: Visitor | None = None) -> ResultDetail:

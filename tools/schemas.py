@@ -3,20 +3,34 @@ schema and the MCP output schemas, so a field documented here is documented ever
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, Self
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from store import datasets as dataset_store
 from store.models import Model
 from store.results import Ranked, Result
 from store.tasks import Task
 from tools.citation import result_bibtex
+from tools.inputs import Folded, Query
 from tools.registry import Registry
 
 Tier = Literal["standard", "agent", "baseline", "official"]
+ModelType = Literal["llm", "tabular", "timeseries", "baseline"]
 ResultStatus = Literal["in_review", "published", "withdrawn"]
+# Filters as callers write them: any case, surrounding spaces dropped; a wrong value lists the allowed ones.
+TierFilter = Annotated[Tier, Folded]
+ModelTypeFilter = Annotated[ModelType, Folded]
+RESULTS_LICENSE = "CC BY 4.0"
+TIER_HELP = "standard, agent, baseline or official (any case)."
+MODEL_TYPE_HELP = "llm, tabular, timeseries or baseline (any case)."
+METRIC_SCALE = "On a 0-1 scale (accuracy 0.62 is 62%)."
+N_HELP = "Items scored (kept for compatibility; the same as n_items)."
+N_ITEMS_HELP = "Items scored: questions, or prediction windows of a time series."
+N_UNITS_HELP = "Independent units the 95% CI resamples (see `unit`); report this as the sample size."
+RANK_RANGE_HELP = "[best, worst] rank in 95% of paired bootstrap replicates; null until computed."
+UNIT_HELP = "What one bootstrap unit is: question or patient."
 TIER_MEANINGS: dict[str, str] = {
     "standard": "Run by BenchToward with the standard prompt and harness, identical for every model on the task.",
     "agent": "Run by BenchToward's model evaluator with the weights the authors released; not a verdict on the paper.",
@@ -29,44 +43,67 @@ ROW_ID_MAX = 2**63 - 1  # SQLite's largest integer: an id above it cannot name a
 
 
 class Shape(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """An API shape. `from_attributes`: a shape is built from a store row by `Shape.from_row(row)`, which reads the
+    fields the shape declares, instead of copying them one by one."""
+
+    model_config = ConfigDict(extra="forbid", from_attributes=True)
+
+    @classmethod
+    def from_row(cls, row: object, **computed: Any) -> Self:
+        """This shape from a store row's same-named attributes, plus the fields the row has not (`computed`)."""
+        values = {name: getattr(row, name) for name in cls.model_fields if hasattr(row, name) and name not in computed}
+        return cls.model_validate({**values, **computed})
 
 
 class ModelRef(Shape):
     """A model as a leaderboard row names it."""
 
     slug: str = Field(description="BenchToward model slug, provider/name.")
-    name: str
+    name: str = Field(description="Display name.")
     type: str = Field(description="llm | tabular | timeseries | baseline")
-    provider: str
+    provider: str = Field(description="Who publishes the model (the slug's first part).")
 
 
 class MetricValue(Shape):
-    """A metric's point estimate and its 95% bootstrap interval (null when undefined)."""
+    """A metric's point estimate and its 95% bootstrap interval (null when undefined). Values are on a 0-1 scale
+    (accuracy 0.62 is 62%)."""
 
-    name: str
-    value: float | None
-    ci_low: float | None
-    ci_high: float | None
+    name: str = Field(description="Metric name, e.g. accuracy, auroc.")
+    value: float | None = Field(description=METRIC_SCALE)
+    ci_low: float | None = Field(description="Lower end of the 95% bootstrap interval.")
+    ci_high: float | None = Field(description="Upper end of the 95% bootstrap interval.")
 
 
 class Bootstrap(Shape):
     """How the intervals were computed: units resampled with replacement, all items of a unit together."""
 
-    unit: str
-    n_units: int
-    replicates: int
-    level: float
-    degenerate_replicates: int = 0
+    unit: str = Field(description=UNIT_HELP)
+    n_units: int = Field(description="Units resampled.")
+    replicates: int = Field(description="Bootstrap replicates.")
+    level: float = Field(description="Interval level, 0.95.")
+    degenerate_replicates: int = Field(default=0, description="Replicates where the metric was undefined.")
+
+
+def sizes(result: Result | Ranked) -> dict[str, Any]:
+    """n, n_items, n_units and unit of a stored result, for a row's constructor."""
+    bootstrap = orjson.loads(result.metrics_json).get("bootstrap", {})
+    return {
+        "n": result.n,
+        "n_items": result.n,
+        "n_units": bootstrap.get("n_units", result.n),
+        "unit": bootstrap.get("unit", "item"),
+    }
 
 
 class PredictionsLink(Shape):
-    url: str
-    sha256: str
-    rows: int
+    url: str = Field(description="The whole parquet file.")
+    sha256: str = Field(description="sha256 of the file.")
+    rows: int = Field(description="Rows in the file.")
 
 
 class DatasetCredit(Shape):
+    """The dataset the task is built on, with its own licence: credit it when you reuse the result."""
+
     slug: str
     name: str
     license: str
@@ -80,33 +117,54 @@ class ResultDetail(Shape):
 
     run_id: str = Field(description="First 12 hex characters of run_key.")
     run_key: str = Field(description="sha256 of the canonical JSON of `key`.")
-    url: str
+    url: str = Field(description="The result's page.")
     task: str = Field(description="slug@version the result was computed on.")
-    spec_hash: str
-    status: ResultStatus
-    status_reason: str
+    spec_hash: str = Field(description="sha256 of the task version's specification.")
+    status: ResultStatus = Field(description="published, in_review (awaits a maintainer) or withdrawn.")
+    status_reason: str = Field(description="Why it was withdrawn or held, when it was.")
     partial: bool = Field(description="True for --limit/--allow-partial runs; they never enter a leaderboard.")
     demo: bool = Field(description="True when the task is a demo task (demo or synthetic data).")
     model: ModelRef
-    model_version: str
-    tier: Tier
-    eval_date: str
-    primary_metric: str
+    model_version: str = Field(description="The model version evaluated.")
+    tier: Tier = Field(description="How it was run: " + TIER_HELP)
+    eval_date: str = Field(description="UTC date of the run.")
+    primary_metric: str = Field(description="The metric the leaderboard ranks by.")
     metrics: list[MetricValue]
     bootstrap: Bootstrap
-    n: int = Field(description="Items scored.")
+    n: int = Field(description=N_HELP)
+    n_items: int = Field(description=N_ITEMS_HELP)
+    n_units: int = Field(description=N_UNITS_HELP)
+    unit: str = Field(description=UNIT_HELP)
+    rank: int | None = Field(description="Rank on the task version's leaderboard (ties share one); null off it.")
+    rank_range: list[int] | None = Field(description=RANK_RANGE_HELP)
     parse_rate: float | None = Field(description="Share of answers the parser understood (LLM tasks).")
     cost_usd: float | None = Field(description="Compute cost in US dollars; null when unknown.")
-    config: dict[str, Any]
-    versions: dict[str, Any]
+    config: dict[str, Any] = Field(description="Run configuration (prompt, sampling, limits).")
+    versions: dict[str, Any] = Field(description="Exact versions: harness, packages, spec hash, tokens.")
     key: dict[str, Any] = Field(description="The run-key inputs: model, task, harness version, configuration.")
     predictions: PredictionsLink
     dataset: DatasetCredit
-    bibtex: str
+    license: str = Field(description="Licence of this result (the dataset's own licence is under `dataset`).")
+    bibtex: str = Field(description="Cite the result with this.")
+
+
+class TieredQuery(Query):
+    """A filter on results' tier; `tag` is seed 002's word for the same filter and means the same."""
+
+    tier: TierFilter | None = Field(default=None, description="Only results with this tier: " + TIER_HELP)
+    tag: TierFilter | None = Field(default=None, description="The same filter as `tier` (its other name).")
+
+    @model_validator(mode="after")
+    def one_tier(self) -> TieredQuery:
+        if self.tag is not None and self.tier is not None and self.tag != self.tier:
+            raise ValueError(f"tier {self.tier!r} and tag {self.tag!r} are the same filter; give one")
+        if self.tier is None and self.tag is not None:
+            self.tier, self.tag = self.tag, None
+        return self
 
 
 def model_ref(model: Model) -> ModelRef:
-    return ModelRef(slug=model.slug, name=model.name, type=model.type, provider=model.provider)
+    return ModelRef.from_row(model)
 
 
 def primary_metric_value(result: Result | Ranked) -> MetricValue:
@@ -120,17 +178,12 @@ def dataset_credit(registry: Registry, task: Task) -> DatasetCredit:
     dataset = dataset_store.get_dataset(registry.store, task.dataset_slug)
     if dataset is None:  # a foreign key makes this unreachable; say so rather than crash
         raise LookupError(f"task {task.ref} names a missing dataset {task.dataset_slug}")
-    return DatasetCredit(
-        slug=dataset.slug,
-        name=dataset.name,
-        license=dataset.license,
-        license_url=dataset.license_url,
-        citation=dataset.citation,
-        doi=dataset.doi,
-    )
+    return DatasetCredit.from_row(dataset)
 
 
-def result_detail(registry: Registry, result: Result, model: Model, task: Task) -> ResultDetail:
+def result_detail(
+    registry: Registry, result: Result, model: Model, task: Task, standing: tuple[int, list[int] | None] | None
+) -> ResultDetail:
     """The full view of a result. Its BibTeX is written for this deployment's public URL (the copy stored
     with the row names the URL of the deployment that stored it)."""
     metrics = orjson.loads(result.metrics_json)
@@ -164,7 +217,9 @@ def result_detail(registry: Registry, result: Result, model: Model, task: Task) 
         primary_metric=result.primary_metric,
         metrics=[MetricValue(**metric) for metric in metrics["metrics"]],
         bootstrap=Bootstrap(**metrics["bootstrap"]),
-        n=result.n,
+        **sizes(result),
+        rank=standing[0] if standing else None,
+        rank_range=standing[1] if standing else None,
         parse_rate=result.parse_rate,
         cost_usd=result.cost_usd,
         config=orjson.loads(result.config_json),
@@ -176,5 +231,6 @@ def result_detail(registry: Registry, result: Result, model: Model, task: Task) 
             rows=result.predictions_rows,
         ),
         dataset=credit,
+        license=RESULTS_LICENSE,
         bibtex=bibtex,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from store import tasks as task_store
 from store.tasks import Task
@@ -67,6 +67,14 @@ class GetTaskQuery(Shape):
         description="Task slug, e.g. clinicalqa, or slug@version.", max_length=80, json_schema_extra=TASK_REF_SCHEMA
     )
     version: int | None = Field(default=None, ge=0, le=999_999, description="Version; default: the latest published.")
+
+    @model_validator(mode="after")
+    def one_version(self) -> GetTaskQuery:
+        """`slug@0` with `version=1` names two versions: refused rather than one silently chosen."""
+        named = self.slug.partition("@")[2]
+        if named.isdigit() and self.version is not None and int(named) != self.version:
+            raise ValueError(f"slug names version {named} and version names {self.version}; give one")
+        return self
 
 
 def task_summary(registry: Registry, task: Task) -> TaskSummary:

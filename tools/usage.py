@@ -48,6 +48,19 @@ class Visitor:
     def anonymous(cls) -> Visitor:
         return cls(hash=None, day=korea_day(), bot=False)
 
+    @classmethod
+    def uncounted(cls) -> Visitor:
+        """A call that never counts as reuse (a HEAD request; `bot` means "not counted")."""
+        return cls(hash=None, day=korea_day(), bot=True)
+
+    @classmethod
+    def local(cls, secret: bytes) -> Visitor:
+        """The one caller of a stdio session: a fixed daily hash, so its downloads count once a day, as one
+        visitor's do over HTTP."""
+        day = korea_day()
+        digest = hashlib.sha256(secret + b"\x00" + day.encode() + b"\x00stdio").hexdigest()
+        return cls(hash=digest, day=day, bot=False)
+
 
 def korea_day(now: datetime | None = None) -> str:
     return (now or datetime.now(UTC)).astimezone(KOREA).date().isoformat()

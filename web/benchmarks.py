@@ -8,12 +8,12 @@ from collections import Counter
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from tools import catalog, leaderboard
+from tools import catalog, inputs, leaderboard
 from tools.catalog_entry import CatalogEntry
 from tools.errors import BadRequest
 from web.boards import Sortable, parse_sort, sort_links, sorted_rows
@@ -78,14 +78,9 @@ HARNESS_NAMES = {
 
 
 def parse(model: type[Query], values: dict[str, Any]) -> Query:
-    """Page input validated by the capability's query model, as /v1 does (empty values count as absent, unknown
-    names are ignored); a bad value becomes a 400 error page."""
-    known = {name: value for name, value in values.items() if name in model.model_fields and value != ""}
-    try:
-        return model.model_validate(known)
-    except ValidationError as error:
-        problems = "; ".join(f"{'.'.join(str(p) for p in issue['loc'])}: {issue['msg']}" for issue in error.errors())
-        raise BadRequest(problems[:500]) from None
+    """Page input validated by the capability's query model, by the one parse path of /v1 and MCP (a page
+    ignores names it does not take); a bad value becomes a 400 error page."""
+    return inputs.parse(model, values, strict=False)
 
 
 CATALOG_SORTS: dict[str, Sortable] = {  # without `sort`, the API's order: relevance to the search, names first

@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 import orjson
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.types import Message
 
+from tools import inputs
 from tools.errors import BadRequest, PayloadTooLarge
 from tools.reading import MAX_DOCUMENT_BYTES
 
@@ -84,13 +85,7 @@ def parse_json(body: bytes) -> Any:
 
 def validate(model: type[M], value: Any) -> M:
     """Validate caller input into a model; its problems, not a traceback, become the bad_request message."""
-    try:
-        return model.model_validate(value)
-    except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in issue['loc']) or 'body'}: {issue['msg']}" for issue in error.errors()
-        )
-        raise BadRequest(problems[:500]) from None
+    return inputs.validate(model, value, where="body")
 
 
 async def json_body(request: Request, model: type[M], limit: int = JSON_LIMIT) -> M:

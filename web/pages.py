@@ -10,13 +10,13 @@ from typing import Any, Protocol, TypeVar
 from urllib.parse import urlencode
 
 from jinja2 import Environment, PackageLoader, select_autoescape
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tools import catalog, datasets, leaderboard, models, results, stats, tasks
+from tools import catalog, datasets, inputs, leaderboard, models, results, stats, tasks
 from tools.errors import AppError, BadRequest, TaskNotFound
 from tools.registry import Registry
 from tools.schemas import TIER_MEANINGS
@@ -105,13 +105,9 @@ async def missing_task(site: Site, slug: str, version: str | None, status: int) 
 
 
 def parse(query: type[Q], values: Mapping[str, object]) -> Q:
-    """A capability's query from page parameters; empty values count as absent, as in /v1."""
-    known = {name: value for name, value in values.items() if value not in ("", None)}
-    try:
-        return query.model_validate(known)
-    except ValidationError as error:
-        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors())
-        raise BadRequest(problems[:300]) from None
+    """A capability's query from page parameters, by the one parse path of /v1 and MCP; a page ignores names it
+    does not take (links carry tracking tags), where /v1 refuses them."""
+    return inputs.parse(query, values, strict=False)
 
 
 def page(site: Site, template: str, title: str) -> Callable[[Request], Awaitable[Response]]:
