@@ -1,6 +1,11 @@
 """The LLM extractor: an OpenAI-compatible chat endpoint asked for JSON that validates against the
 `Extraction` schema, at temperature 0, retried with the validation error fed back, then a clean failure.
 
+The schema is sent twice over: in the instructions, and as the request's JSON-schema `response_format`, which
+engines with constrained decoding (vLLM, SGLang, llama.cpp, Ollama) enforce while generating. OpenAI's form
+(`{"type": "json_schema", ...}`) is asked first; an engine that refuses it with 400 or 422 (llama-cpp-python's server
+takes only `{"type": "json_object", "schema": ...}`) is asked in that form for the rest of the reading.
+
 The mapping of claims to tasks is not asked of the model: the same deterministic step as for the rule-based
 extractor is applied to its claims. A number the model reports that appears nowhere in the text is dropped
 (set to null, with a note), so a value is never invented.
@@ -13,6 +18,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import openai
 from openai.types.chat import ChatCompletionMessageParam
@@ -84,6 +90,7 @@ class LLMExtractor:
             raise ExtractorNotConfigured(f"the environment variable {config.api_key_env} is not set")
         self.config = config
         self._catalog = catalog
+        self._formats = response_formats()
 
     @property
     def name(self) -> str:
@@ -96,6 +103,7 @@ class LLMExtractor:
     async def read(self, text: str, *, source: str) -> Extraction:
         """The model's extraction, validated; retried with the error fed back up to `max_attempts` times."""
         messages = _first_messages(text, source, self.config.max_text_chars)
+        self._formats = response_formats()
         error = "no attempt made"
         async with openai.AsyncOpenAI(
             base_url=self.config.base_url,
@@ -120,19 +128,34 @@ class LLMExtractor:
         raise ExtractionFailed(f"no valid JSON after {self.config.max_attempts} attempts; last error: {error}")
 
     async def _ask(self, client: openai.AsyncOpenAI, messages: list[ChatCompletionMessageParam]) -> str:
-        try:
-            response = await client.chat.completions.create(
-                model=self.config.model,
-                messages=messages,
-                temperature=0,
-                max_tokens=self.config.max_tokens,
-                response_format={"type": "json_object"},
-            )
-        except openai.APIError as exc:
-            raise ExtractorUnavailable(f"{self.config.base_url}: {type(exc).__name__}: {exc}") from exc
+        while True:
+            try:
+                response = await client.chat.completions.create(
+                    model=self.config.model,
+                    messages=messages,
+                    temperature=0,
+                    max_tokens=self.config.max_tokens,
+                    response_format=self._formats[0],  # type: ignore[arg-type]
+                )
+                break
+            except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
+                if len(self._formats) == 1:
+                    raise ExtractorUnavailable(f"{self.config.base_url}: {type(exc).__name__}: {exc}") from exc
+                self._formats = self._formats[1:]  # the engine refused this form of the schema: the next one
+            except openai.APIError as exc:
+                raise ExtractorUnavailable(f"{self.config.base_url}: {type(exc).__name__}: {exc}") from exc
         choices = getattr(response, "choices", None) or []
         content = choices[0].message.content if choices and choices[0].message else None
         return content or ""
+
+
+def response_formats() -> list[dict[str, Any]]:
+    """The JSON-schema constraint in the forms engines take, the most widely understood first (module docstring)."""
+    schema = Extraction.model_json_schema()
+    return [
+        {"type": "json_schema", "json_schema": {"name": "extraction", "schema": schema}},
+        {"type": "json_object", "schema": schema},
+    ]
 
 
 def _first_messages(text: str, source: str, max_chars: int) -> list[ChatCompletionMessageParam]:
