@@ -14,6 +14,7 @@ scripted status first or hold a request without answering until the client gives
 from __future__ import annotations
 
 import asyncio
+import gzip
 import os
 import signal
 import subprocess
@@ -32,12 +33,20 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from evaluator import clinicalqa
+from evaluator.specs import TaskFile, TaskMeta, TaskSpec, load_task_files
+from store import tasks as task_store
 from tests.conftest import free_port
+from tools.registry import Registry
+from tools.seed import task_row
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_DIR = ROOT / ".cache" / "llama"
 MODEL_ID = "smollm2-135m-instruct"
 START_SECONDS = 180.0
+DEMO = "clinicalqa-upstream-demo@0"
+TASK = "engine-smoke@0"
+MAX_TOKENS = 12
 
 
 @dataclass(frozen=True)
@@ -203,3 +212,30 @@ class Proxy:
         self.stopping.set()
         self.server.should_exit = True
         self.thread.join(timeout=15)
+
+
+def shortest_demo_records(count: int) -> list[dict[str, Any]]:
+    """The `count` demo items with the shortest prompts (fewest tokens for the engine to read), as stored."""
+    spec = next(f.spec for f in load_task_files() if f.spec.task == DEMO)
+    path = clinicalqa.default_data_path(spec)
+    assert path is not None
+    instances = clinicalqa.load_instances(path, spec).instances
+    by_length = sorted(instances, key=lambda i: (len(i.messages[-1]["content"]), i.instance_id))
+    chosen = {i.instance_id for i in by_length[:count]}
+    lines = gzip.decompress(next(path.glob("*.jsonl.gz")).read_bytes()).splitlines()
+    return [record for record in map(orjson.loads, lines) if str(record["uid"]) in chosen]
+
+
+async def engine_task(registry: Registry, folder: Path, count: int, max_tokens: int = MAX_TOKENS) -> Path:
+    """A test task (`engine-smoke@0`: the demo task's prompt and parser, `count` of its items, a small max_tokens)
+    stored in the registry; returns its data file. Test data: never a result anywhere else."""
+    records = shortest_demo_records(count)
+    data = folder / "engine-smoke.jsonl"
+    data.write_bytes(b"".join(orjson.dumps(record) + b"\n" for record in records))
+    demo = next(f for f in load_task_files() if f.spec.task == DEMO).spec.as_dict()
+    demo["instances"] |= {"where": {}, "split": None}
+    demo["dataset"] = {"slug": "clinicalqa-upstream", "name": "engine test items", "files": [], "expected_items": count}
+    spec = demo | {"task": TASK, "generation": {"temperature": 0, "max_tokens": max_tokens}}
+    meta = TaskMeta(title="TEST: engine smoke", summary="Engine tests only.", status="published", demo=True)
+    await task_store.upsert_task(registry.store, task_row(TaskFile(meta=meta, spec=TaskSpec.model_validate(spec))))
+    return data

@@ -10,7 +10,6 @@ Skipped with the reason when the engine is not installed (`make engine`), except
 from __future__ import annotations
 
 import asyncio
-import gzip
 import os
 import time
 from collections.abc import Iterator
@@ -25,19 +24,27 @@ from evaluator import clinicalqa
 from evaluator.clinicalqa.parser import parse_answer
 from evaluator.papers import LLMConfig, LLMExtractor
 from evaluator.papers.record import Extraction
-from evaluator.specs import TaskFile, TaskMeta, TaskSpec, load_task_files
+from evaluator.specs import TaskSpec
 from store import runs as run_store
 from store import tasks as task_store
-from tests.llama_engine import MODEL_ID, Engine, Faults, Installed, Proxy, installed, missing_reason, prompt_of
+from tests.llama_engine import (
+    MAX_TOKENS,
+    MODEL_ID,
+    TASK,
+    Engine,
+    Faults,
+    Installed,
+    Proxy,
+    engine_task,
+    installed,
+    missing_reason,
+    prompt_of,
+)
 from tools.evaluate import EvalOutcome, EvalRequest, evaluate
 from tools.models import ModelSpec, add_model
 from tools.registry import Registry
-from tools.seed import task_row
 
 pytestmark = [pytest.mark.engine, pytest.mark.anyio, pytest.mark.timeout(900)]
-DEMO = "clinicalqa-upstream-demo@0"
-TASK = "engine-smoke@0"
-MAX_TOKENS = 12
 SLUG = "huggingfacetb/smollm2-135m-instruct"  # lowercase until mixed-case Hugging Face ids are accepted as slugs
 
 
@@ -55,33 +62,6 @@ def found() -> Installed:
 def engine(found: Installed, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
     with Engine(found, tmp_path_factory.mktemp("engine") / "engine.log", n_ctx=4096) as running:
         yield running
-
-
-def shortest_demo_records(count: int) -> list[dict[str, Any]]:
-    """The `count` demo items with the shortest prompts (fewest tokens for the engine to read), as stored."""
-    spec = next(f.spec for f in load_task_files() if f.spec.task == DEMO)
-    path = clinicalqa.default_data_path(spec)
-    assert path is not None
-    instances = clinicalqa.load_instances(path, spec).instances
-    by_length = sorted(instances, key=lambda i: (len(i.messages[-1]["content"]), i.instance_id))
-    chosen = {i.instance_id for i in by_length[:count]}
-    lines = gzip.decompress(next(path.glob("*.jsonl.gz")).read_bytes()).splitlines()
-    return [record for record in map(orjson.loads, lines) if str(record["uid"]) in chosen]
-
-
-async def engine_task(registry: Registry, folder: Path, count: int) -> Path:
-    """A test task (`engine-smoke@0`: the demo task's prompt and parser, `count` of its items, max_tokens 12) stored
-    in the registry; returns its data file. Test data: never a result anywhere else."""
-    records = shortest_demo_records(count)
-    data = folder / "engine-smoke.jsonl"
-    data.write_bytes(b"".join(orjson.dumps(record) + b"\n" for record in records))
-    demo = next(f for f in load_task_files() if f.spec.task == DEMO).spec.as_dict()
-    demo["instances"] |= {"where": {}, "split": None}
-    demo["dataset"] = {"slug": "clinicalqa-upstream", "name": "engine test items", "files": [], "expected_items": count}
-    spec = demo | {"task": TASK, "generation": {"temperature": 0, "max_tokens": MAX_TOKENS}}
-    meta = TaskMeta(title="TEST: engine smoke", summary="Engine tests only.", status="published", demo=True)
-    await task_store.upsert_task(registry.store, task_row(TaskFile(meta=meta, spec=TaskSpec.model_validate(spec))))
-    return data
 
 
 def request(url: str, data: Path, **overrides: Any) -> EvalRequest:

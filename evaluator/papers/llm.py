@@ -135,7 +135,7 @@ class LLMExtractor:
                     messages=messages,
                     temperature=0,
                     max_tokens=self.config.max_tokens,
-                    response_format=self._formats[0],  # type: ignore[arg-type]
+                    extra_body={"response_format": self._formats[0]},  # one form is not the SDK's own type
                 )
                 break
             except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
