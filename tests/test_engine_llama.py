@@ -23,12 +23,12 @@ import pytest
 from evaluator import clinicalqa
 from evaluator.clinicalqa.parser import parse_answer
 from evaluator.papers import LLMConfig, LLMExtractor
+from evaluator.papers.llm import decoding_schema
 from evaluator.papers.record import Extraction
 from evaluator.specs import TaskSpec
 from store import runs as run_store
 from store import tasks as task_store
 from tests.llama_engine import (
-    MAX_TOKENS,
     MODEL_ID,
     TASK,
     Engine,
@@ -90,8 +90,9 @@ async def test_a_run_stores_the_engines_text_usage_latency_and_cost_under_a_stab
         "prompt": sum(u["prompt_tokens"] for u in usage),
         "completion": sum(u["completion_tokens"] for u in usage),
     }
-    assert all(0 <= u["completion_tokens"] <= MAX_TOKENS and u["prompt_tokens"] > 50 for u in usage)
-    assert tokens["completion"] > 0
+    # What the engine says is kept as it says it: llama-cpp-python counts completion tokens by tokenizing the text
+    # it returns, which for text cut at max_tokens can exceed max_tokens (13-16 here for 12).
+    assert all(u["prompt_tokens"] > 50 and u["completion_tokens"] > 0 for u in usage), usage
     expected_cost = (tokens["prompt"] * 5.0 + tokens["completion"] * 15.0) / 1e6
     assert outcome.result.cost_usd == pytest.approx(expected_cost, abs=1e-6)
     loaded = clinicalqa.load_instances(data, TaskSpec.model_validate(spec_of(registry)))
@@ -197,6 +198,6 @@ async def test_the_paper_reader_gets_a_record_of_the_extraction_shape_from_the_e
     assert isinstance(extraction, Extraction)
     assert Extraction.model_validate_json(extraction.model_dump_json()) == extraction
     formats = [body["response_format"] for body in recorded]
-    assert formats[0]["type"] == "json_schema" and formats[0]["json_schema"]["schema"] == Extraction.model_json_schema()
-    assert formats[-1] == {"type": "json_object", "schema": Extraction.model_json_schema()}  # llama-cpp-python's form
+    assert formats[0]["type"] == "json_schema" and formats[0]["json_schema"]["schema"] == decoding_schema()
+    assert formats[-1] == {"type": "json_object", "schema": decoding_schema()}  # llama-cpp-python's form
     assert all(prompt_of(body).startswith("Source: engine-test.md") for body in recorded)

@@ -26,6 +26,7 @@ from evaluator.papers import (
     RuleExtractor,
     read_paper,
 )
+from evaluator.papers.llm import decoding_schema
 from evaluator.papers.record import Extraction
 
 DATA = Path(__file__).parent / "data" / "papers"
@@ -178,11 +179,12 @@ def test_a_valid_answer_is_used_once_and_the_request_has_the_agreed_shape(serve:
     assert len(endpoint.requests) == 1
     request = endpoint.requests[0]
     assert (request["model"], request["temperature"]) == ("test-model", 0)
-    schema = Extraction.model_json_schema()
+    schema = decoding_schema()
     assert request["response_format"] == {
         "type": "json_schema",
         "json_schema": {"name": "extraction", "schema": schema},
     }
+    assert "maxLength" not in json.dumps(schema) and "maxLength" in json.dumps(Extraction.model_json_schema())
     system = request["messages"][0]["content"]
     assert '"ExtractedClaim"' in system and '"ModelInfo"' in system  # the record's JSON schema is sent
     assert "hari-q3-8b" in request["messages"][1]["content"]
@@ -196,7 +198,7 @@ def test_an_engine_that_refuses_the_json_schema_form_is_asked_in_its_json_object
     extract(serve(endpoint))
     kinds = [request["response_format"]["type"] for request in endpoint.requests]
     assert kinds == ["json_schema", "json_object", "json_object"]  # refused once, then one retry for "not json"
-    assert endpoint.requests[-1]["response_format"]["schema"] == Extraction.model_json_schema()
+    assert endpoint.requests[-1]["response_format"]["schema"] == decoding_schema()
 
 
 def test_an_engine_that_refuses_every_form_is_unavailable(serve: Any) -> None:

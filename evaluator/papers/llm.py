@@ -3,8 +3,9 @@
 
 The schema is sent twice over: in the instructions, and as the request's JSON-schema `response_format`, which
 engines with constrained decoding (vLLM, SGLang, llama.cpp, Ollama) enforce while generating. OpenAI's form
-(`{"type": "json_schema", ...}`) is asked first; an engine that refuses it with 400 or 422 (llama-cpp-python's server
-takes only `{"type": "json_object", "schema": ...}`) is asked in that form for the rest of the reading.
+(`{"type": "json_schema", ...}`) is asked first; an engine that refuses it (400, 422, or an error naming
+`response_format`: llama-cpp-python's server answers 500 and takes only `{"type": "json_object", "schema": ...}`) is
+asked in that form for the rest of the reading.
 
 The mapping of claims to tasks is not asked of the model: the same deterministic step as for the rule-based
 extractor is applied to its claims. A number the model reports that appears nowhere in the text is dropped
@@ -138,8 +139,8 @@ class LLMExtractor:
                     extra_body={"response_format": self._formats[0]},  # one form is not the SDK's own type
                 )
                 break
-            except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
-                if len(self._formats) == 1:
+            except openai.APIStatusError as exc:
+                if len(self._formats) == 1 or not refuses_format(exc):
                     raise ExtractorUnavailable(f"{self.config.base_url}: {type(exc).__name__}: {exc}") from exc
                 self._formats = self._formats[1:]  # the engine refused this form of the schema: the next one
             except openai.APIError as exc:
@@ -149,9 +150,33 @@ class LLMExtractor:
         return content or ""
 
 
+def refuses_format(error: openai.APIStatusError) -> bool:
+    """400 or 422, or an error naming `response_format` (llama-cpp-python answers its validation error with 500)."""
+    return error.status_code in (400, 422) or "response_format" in str(error)
+
+
+LENGTH_KEYWORDS = frozenset({"maxLength", "minLength", "maxItems", "minItems"})
+
+
+def decoding_schema() -> dict[str, Any]:
+    """The `Extraction` schema without length bounds, for constrained decoding: a bound becomes a repetition in the
+    engine's grammar (llama.cpp refuses `maxLength: 2000` as too complex and its server dies on it). The bounds
+    still hold: the answer is validated against the full schema and a violation is fed back."""
+    schema: dict[str, Any] = _without_lengths(Extraction.model_json_schema())
+    return schema
+
+
+def _without_lengths(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {key: _without_lengths(value) for key, value in node.items() if key not in LENGTH_KEYWORDS}
+    if isinstance(node, list):
+        return [_without_lengths(value) for value in node]
+    return node
+
+
 def response_formats() -> list[dict[str, Any]]:
     """The JSON-schema constraint in the forms engines take, the most widely understood first (module docstring)."""
-    schema = Extraction.model_json_schema()
+    schema = decoding_schema()
     return [
         {"type": "json_schema", "json_schema": {"name": "extraction", "schema": schema}},
         {"type": "json_object", "schema": schema},
