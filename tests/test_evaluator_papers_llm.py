@@ -27,6 +27,8 @@ from evaluator.papers import (
     RuleExtractor,
     read_paper,
 )
+from evaluator.papers.llm import decoding_schema
+from evaluator.papers.record import Extraction
 
 DATA = Path(__file__).parent / "data" / "papers"
 HARI = (DATA / "snuh_hari-q3-8b_modelcard_excerpt.md").read_text()
@@ -69,10 +71,12 @@ VALID = {
 
 @dataclass
 class FakeEndpoint:
-    """Answers chat-completion requests with scripted message contents (the last one repeats)."""
+    """Answers chat-completion requests with scripted message contents (the last one repeats); `refused_formats`
+    are response_format types it answers 422, as an engine that does not know them does."""
 
     answers: list[str]
     status: int = 200
+    refused_formats: tuple[str, ...] = ()
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -84,6 +88,8 @@ class FakeEndpoint:
             content = self.answers[min(len(self.requests), len(self.answers)) - 1]
         if self.status != 200:
             return self.status, {"error": {"message": "scripted failure", "type": "server_error"}}
+        if body.get("response_format", {}).get("type") in self.refused_formats:
+            return 422, {"detail": [{"loc": ["body", "response_format", "type"], "msg": "unexpected value"}]}
         return 200, {
             "id": f"chatcmpl-{len(self.requests)}",
             "object": "chat.completion",
@@ -174,12 +180,33 @@ def test_a_valid_answer_is_used_once_and_the_request_has_the_agreed_shape(serve:
     assert len(endpoint.requests) == 1
     request = endpoint.requests[0]
     assert (request["model"], request["temperature"]) == ("test-model", 0)
-    assert request["response_format"]["type"] == "json_schema"
-    assert request["response_format"]["json_schema"]["schema"] == Extraction.model_json_schema()
+    schema = decoding_schema()
+    assert request["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "extraction", "schema": schema},
+    }
+    assert "maxLength" not in json.dumps(schema) and "maxLength" in json.dumps(Extraction.model_json_schema())
     system = request["messages"][0]["content"]
     assert '"ExtractedClaim"' in system and '"ModelInfo"' in system  # the record's JSON schema is sent
     assert "hari-q3-8b" in request["messages"][1]["content"]
     assert endpoint.headers[0]["authorization"] == "Bearer sk-test"
+
+
+def test_an_engine_that_refuses_the_json_schema_form_is_asked_in_its_json_object_form_from_then_on(
+    serve: Any,
+) -> None:
+    endpoint = FakeEndpoint(answers=["(refused)", "not json", json.dumps(VALID)], refused_formats=("json_schema",))
+    extract(serve(endpoint))
+    kinds = [request["response_format"]["type"] for request in endpoint.requests]
+    assert kinds == ["json_schema", "json_object", "json_object"]  # refused once, then one retry for "not json"
+    assert endpoint.requests[-1]["response_format"]["schema"] == decoding_schema()
+
+
+def test_an_engine_that_refuses_every_form_is_unavailable(serve: Any) -> None:
+    endpoint = FakeEndpoint(answers=[json.dumps(VALID)], refused_formats=("json_schema", "json_object"))
+    with pytest.raises(ExtractorUnavailable, match="UnprocessableEntityError"):
+        extract(serve(endpoint))
+    assert len(endpoint.requests) == 2
 
 
 def test_the_mapping_of_llm_claims_is_the_deterministic_rule_mapping(serve: Any) -> None:

@@ -101,9 +101,14 @@ def test_a_short_gap_keeps_windows_and_span_anchors_t0(tmp_path: Path) -> None:
     np.testing.assert_array_equal(case.inputs[0], grid[31:181])
 
 
-def test_a_csv_without_the_track_column_stops_the_stream_with_a_case_file_error(data_dir: Path) -> None:
+def test_a_csv_without_the_track_column_is_skipped_like_a_vital_file_without_the_track(data_dir: Path) -> None:
     (data_dir / "3.csv").write_text("Time,Solar8000/HR\n1.0,80\n")
-    with pytest.raises(CaseFileError, match=r"3\.csv"):
+    assert [case.caseid for case in iter_case_instances(data_dir, SPEC)] == [1, 5]
+
+
+def test_a_csv_without_a_time_column_stops_the_stream_with_a_case_file_error(data_dir: Path) -> None:
+    (data_dir / "3.csv").write_text("Seconds,Solar8000/ART_MBP\n1.0,80\n")
+    with pytest.raises(CaseFileError, match=r"3\.csv: no column Time"):
         list(iter_case_instances(data_dir, SPEC))
 
 

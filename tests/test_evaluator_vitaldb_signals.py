@@ -120,11 +120,26 @@ def test_csv_with_byte_order_mark_and_rows_without_time_is_read(tmp_path: Path) 
     np.testing.assert_array_equal(read_csv_grid(path, "Solar8000/ART_MBP", 2), [81.0, 82.0])
 
 
-def test_csv_without_the_track_column_is_a_case_file_error(tmp_path: Path) -> None:
+def test_csv_without_the_track_column_is_a_case_without_the_track(tmp_path: Path) -> None:
     path = tmp_path / "7.csv"
     path.write_text("Time,Solar8000/HR\n0.2,81\n")
-    with pytest.raises(CaseFileError, match=r"7\.csv"):
+    with pytest.raises(TrackNotFound, match=r"7\.csv: no column Solar8000/ART_MBP"):
         read_csv_grid(path, "Solar8000/ART_MBP", 2)
+
+
+def test_csv_without_a_time_column_is_a_case_file_error(tmp_path: Path) -> None:
+    path = tmp_path / "7.csv.gz"
+    path.write_bytes(gzip.compress(b"time_s,Solar8000/ART_MBP\n0.2,81\n"))
+    with pytest.raises(CaseFileError, match=r"7\.csv\.gz: no column Time"):
+        read_csv_grid(path, "Solar8000/ART_MBP", 2)
+
+
+def test_a_vital_file_cut_inside_its_header_is_a_case_file_error_not_the_librarys_own(tmp_path: Path) -> None:
+    whole = gzip.decompress((SAMPLES / "test_data_demo.vital").read_bytes())
+    path = tmp_path / "9.vital"
+    path.write_bytes(gzip.compress(whole[:10]))  # the vitaldb library raises struct.error on this one
+    with pytest.raises(CaseFileError, match=r"9\.vital: not a readable \.vital file \(error: "):
+        read_vital_grid(path, "Solar8000/ART_MBP", 2)
 
 
 def test_csv_with_a_non_numeric_value_is_a_case_file_error(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from evaluator.specs import TaskSpec, load_dataset_records, load_task_files
+from evaluator.vitaldb.cases import is_adult, read_case_table
 from evaluator.vitaldb.check import check_data_dir
 from evaluator.vitaldb.definition import definition_from_spec
 from evaluator.vitaldb.pipeline import baseline_predictions, collect_windows
@@ -148,11 +149,24 @@ def test_check_locates_a_changed_subjectid_and_missing_cases(cohort_copy: Path) 
 
 
 def test_check_reports_schema_problems_and_several_files_for_one_case(cohort_copy: Path) -> None:
-    (cohort_copy / "8.csv.gz").write_bytes(gzip.compress(b"Time,Solar8000/HR\n1.0,80\n"))
+    (cohort_copy / "8.csv.gz").write_bytes(gzip.compress(b"seconds,Solar8000/ART_MBP\n1.0,80\n"))
     (cohort_copy / "9.csv").write_text("Time,Solar8000/ART_MBP\n1.0,80\n")
     report = check_data_dir(cohort_copy, DEMO.spec)
-    assert "8.csv.gz: no column Solar8000/ART_MBP (columns: Time, Solar8000/HR)" in report.differences
+    assert "8.csv.gz: no column Time (columns: seconds, Solar8000/ART_MBP)" in report.differences
     assert "case 9 has 2 files (9.csv, 9.csv.gz)" in report.differences
+
+
+def test_check_counts_and_names_csv_files_without_the_track_as_cases_without_it(cohort_copy: Path) -> None:
+    spec = DEMO.spec.as_dict()
+    spec["dataset"]["case_files"]["listing"] = None  # as the real task: the file set is not pinned
+    adults = [case.caseid for case in read_case_table(cohort_copy / "cases.csv") if is_adult(case, 18)]
+    adults = [caseid for caseid in adults if (cohort_copy / f"{caseid}.csv.gz").is_file()][:7]
+    for caseid in adults:
+        (cohort_copy / f"{caseid}.csv.gz").write_bytes(gzip.compress(b"Time,Solar8000/HR\n1.0,80\n"))
+    report = check_data_dir(cohort_copy, TaskSpec.model_validate(spec))
+    assert report.ok and report.n_case_files_without_track == 7
+    shown = ", ".join(str(caseid) for caseid in adults[:5])
+    assert any(f"7 case file(s) hold no Solar8000/ART_MBP (caseid {shown}, ...)" in note for note in report.notes)
 
 
 def test_deep_check_finds_a_non_numeric_value_the_header_check_cannot(cohort_copy: Path) -> None:

@@ -26,8 +26,9 @@ class DataCheck(Shape):
         return "\n".join([head, *(f"  - {d}" for d in self.differences), *(f"  note: {n}" for n in self.notes)])
 
 
-async def check(registry: Registry, request: EvalRequest) -> DataCheck:
-    """Compare the data `request` points at with the task's declared instance set; nothing is generated."""
+async def check(registry: Registry, request: EvalRequest, *, deep: bool = False) -> DataCheck:
+    """Compare the data `request` points at with the task's declared instance set; nothing is generated.
+    `deep` (time-series tasks): read every record of every case file, not only headers and signatures."""
     task = resolve_task(registry.store, request.task)
     spec = spec_of(task)
     data = data_location(request, spec)
@@ -38,7 +39,7 @@ async def check(registry: Registry, request: EvalRequest) -> DataCheck:
         ok, differences = items.ok, [f"{d.kind}: {d.message}" for d in items.differences]
         notes = [f"{items.n_items} items; instance set sha256 {items.instance_set_sha256}"]
     else:
-        cases = await asyncio.to_thread(check_data_dir, data, spec)
+        cases = await asyncio.to_thread(check_data_dir, data, spec, deep=deep)
         ok, differences, notes = cases.ok, list(cases.differences), list(cases.notes)
     return DataCheck(
         task=task.ref, spec_hash=task.spec_hash, data=str(data), ok=ok, differences=differences, notes=notes

@@ -30,7 +30,9 @@ from evaluator.runkey import run_key_inputs
 from evaluator.specs import TaskSpec
 from evaluator.version import HARNESS_VERSION
 from evaluator.vitaldb import pipeline as vitaldb_pipeline
+from evaluator.vitaldb.cases import CaseTableError
 from evaluator.vitaldb.check import check_data_dir
+from evaluator.vitaldb.signals import CaseFileError
 from evaluator.vitaldb.synthetic import CohortConfig, write_synthetic_cohort
 from store import results as result_store
 from store import runs as run_store
@@ -431,8 +433,19 @@ class TestWindows:
     windows: vitaldb_pipeline.SplitWindows
 
 
+DATA_ERRORS = (CaseFileError, CaseTableError, OSError, EOFError, UnicodeDecodeError)
+
+
+def unreadable(data: Path, error: Exception) -> BadRequest:
+    """A case table or case file that cannot be read, said in one line (never a traceback)."""
+    return BadRequest(f"cannot read the data at {data}: {error}"[:2000])
+
+
 def load_windows(data: Path, spec: TaskSpec, limit: int | None) -> TestWindows:
-    windows = vitaldb_pipeline.collect_windows(data, spec)
+    try:
+        windows = vitaldb_pipeline.collect_windows(data, spec)
+    except DATA_ERRORS as error:
+        raise unreadable(data, error) from None
     rows = [row for row, test in enumerate(windows.test.tolist()) if test][:limit]
     return TestWindows(
         [windows.instance_ids[r] for r in rows],
@@ -445,14 +458,17 @@ def load_windows(data: Path, spec: TaskSpec, limit: int | None) -> TestWindows:
 def command_inputs(data: Path, spec: TaskSpec, wanted: set[str]) -> list[dict[str, Any]]:
     """The input window (MAP every 2 s, null = missing) of each wanted test window, for a command."""
     instances: list[dict[str, Any]] = []
-    for case in vitaldb_pipeline.iter_case_instances(data, spec, include_inputs=True):
-        if not case.test or case.inputs is None:
-            continue
-        for row, instance_id in enumerate(case.instance_ids):
-            if instance_id in wanted:
-                instances.append(
-                    {"instance_id": instance_id, "unit_id": case.subjectid, "map": case.inputs[row].tolist()}
-                )
+    try:
+        for case in vitaldb_pipeline.iter_case_instances(data, spec, include_inputs=True):
+            if not case.test or case.inputs is None:
+                continue
+            for row, instance_id in enumerate(case.instance_ids):
+                if instance_id in wanted:
+                    instances.append(
+                        {"instance_id": instance_id, "unit_id": case.subjectid, "map": case.inputs[row].tolist()}
+                    )
+    except DATA_ERRORS as error:
+        raise unreadable(data, error) from None
     return instances
 
 

@@ -1,6 +1,12 @@
 """The LLM extractor: an OpenAI-compatible chat endpoint asked for JSON that validates against the
 `Extraction` schema, at temperature 0, retried with the validation error fed back, then a clean failure.
 
+The schema is sent twice over: in the instructions, and as the request's JSON-schema `response_format`, which
+engines with constrained decoding (vLLM, SGLang, llama.cpp, Ollama) enforce while generating. OpenAI's form
+(`{"type": "json_schema", ...}`) is asked first; an engine that refuses it (400, 422, or an error naming
+`response_format`: llama-cpp-python's server answers 500 and takes only `{"type": "json_object", "schema": ...}`) is
+asked in that form for the rest of the reading.
+
 The mapping of claims to tasks is not asked of the model: the same deterministic step as for the rule-based
 extractor is applied to its claims. A number the model reports that appears nowhere in the text is dropped
 (set to null, with a note), so a value is never invented.
@@ -13,7 +19,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -31,7 +37,6 @@ from evaluator.papers.vocabulary import canonical_metric
 if TYPE_CHECKING:  # openai is imported when an LLM is asked: the document sandbox's child starts without it
     import openai
     from openai.types.chat import ChatCompletionMessageParam
-    from openai.types.shared_params import ResponseFormatJSONSchema
 
 MAX_ERROR_CHARS = 2000
 _NUMBER = re.compile(r"(?<![\d.])(?:\d{1,3}(?:,\d{3}){1,4}|\d{1,12})(?:\.\d{1,12})?")
@@ -90,6 +95,7 @@ class LLMExtractor:
             raise ExtractorNotConfigured(f"the environment variable {config.api_key_env} is not set")
         self.config = config
         self._catalog = catalog
+        self._formats = response_formats()
 
     @property
     def name(self) -> str:
@@ -102,6 +108,7 @@ class LLMExtractor:
     async def read(self, text: str, *, source: str) -> Extraction:
         """The model's extraction, validated; retried with the error fed back up to `max_attempts` times."""
         messages = _first_messages(text, source, self.config.max_text_chars)
+        self._formats = response_formats()
         error = "no attempt made"
         import openai
 
@@ -130,29 +137,58 @@ class LLMExtractor:
     async def _ask(self, client: openai.AsyncOpenAI, messages: list[ChatCompletionMessageParam]) -> str:
         import openai
 
-        try:
-            response = await client.chat.completions.create(
-                model=self.config.model,
-                messages=messages,
-                temperature=0,
-                max_tokens=self.config.max_tokens,
-                response_format=structured_output(),
-            )
-        except openai.APIError as exc:
-            raise ExtractorUnavailable(f"{self.config.base_url}: {type(exc).__name__}: {exc}") from exc
+        while True:
+            try:
+                response = await client.chat.completions.create(
+                    model=self.config.model,
+                    messages=messages,
+                    temperature=0,
+                    max_tokens=self.config.max_tokens,
+                    extra_body={"response_format": self._formats[0]},  # one form is not the SDK's own type
+                )
+                break
+            except openai.APIStatusError as exc:
+                if len(self._formats) == 1 or not refuses_format(exc):
+                    raise ExtractorUnavailable(f"{self.config.base_url}: {type(exc).__name__}: {exc}") from exc
+                self._formats = self._formats[1:]  # the engine refused this form of the schema: the next one
+            except openai.APIError as exc:
+                raise ExtractorUnavailable(f"{self.config.base_url}: {type(exc).__name__}: {exc}") from exc
         choices = getattr(response, "choices", None) or []
         content = choices[0].message.content if choices and choices[0].message else None
         return content or ""
 
 
-def structured_output() -> ResponseFormatJSONSchema:
-    """The endpoint's structured-output mode: a JSON schema it must follow (`response_format` of type
-    json_schema, which OpenAI, vLLM and llama.cpp servers accept), so that the answer is the Extraction shape
-    by construction; it is still validated, and retried with the error, in case a server ignores the schema."""
-    return {
-        "type": "json_schema",
-        "json_schema": {"name": "extraction", "schema": Extraction.model_json_schema()},
-    }
+def refuses_format(error: openai.APIStatusError) -> bool:
+    """400 or 422, or an error naming `response_format` (llama-cpp-python answers its validation error with 500)."""
+    return error.status_code in (400, 422) or "response_format" in str(error)
+
+
+LENGTH_KEYWORDS = frozenset({"maxLength", "minLength", "maxItems", "minItems"})
+
+
+def decoding_schema() -> dict[str, Any]:
+    """The `Extraction` schema without length bounds, for constrained decoding: a bound becomes a repetition in the
+    engine's grammar (llama.cpp refuses `maxLength: 2000` as too complex and its server dies on it). The bounds
+    still hold: the answer is validated against the full schema and a violation is fed back."""
+    schema: dict[str, Any] = _without_lengths(Extraction.model_json_schema())
+    return schema
+
+
+def _without_lengths(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {key: _without_lengths(value) for key, value in node.items() if key not in LENGTH_KEYWORDS}
+    if isinstance(node, list):
+        return [_without_lengths(value) for value in node]
+    return node
+
+
+def response_formats() -> list[dict[str, Any]]:
+    """The JSON-schema constraint in the forms engines take, the most widely understood first (module docstring)."""
+    schema = decoding_schema()
+    return [
+        {"type": "json_schema", "json_schema": {"name": "extraction", "schema": schema}},
+        {"type": "json_object", "schema": schema},
+    ]
 
 
 def _first_messages(text: str, source: str, max_chars: int) -> list[ChatCompletionMessageParam]:

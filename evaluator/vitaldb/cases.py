@@ -96,9 +96,12 @@ def parse_case_table(text: str) -> list[Case]:
 
 def read_case_table(path: Path) -> list[Case]:
     """Read `cases.csv` (plain or `.gz`), UTF-8 with or without a byte-order mark."""
-    if path.suffix == ".gz":
-        return parse_case_table(gzip.decompress(path.read_bytes()).decode("utf-8"))
-    return parse_case_table(path.read_text(encoding="utf-8"))
+    raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CaseTableError(f"{path.name} is not UTF-8 text (byte {raw[error.start]:#04x} at {error.start})") from None
+    return parse_case_table(text)
 
 
 def pairs_sha256(pairs: Iterable[tuple[int, str]]) -> str:

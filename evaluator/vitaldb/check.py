@@ -10,6 +10,10 @@ file listing (the synthetic cohort), the count and `listing_sha256` of the files
 case file. `deep=False` reads each CSV's header and each `.vital` file's signature only; `deep=True` also
 parses every record of every file (CSV values numeric; `.vital` holds the track).
 
+A case file without the track (a CSV without its column; with `deep`, a `.vital` file without it) is not a
+difference: the case is not included, as VitalDB cases without an arterial line are not. Such files are
+counted (`n_case_files_without_track`) and named in a note.
+
 `differences` make `ok` False; `notes` are facts that do not (absent files when the spec does not pin
 the file set: a VitalDB case without an arterial line has no track and so no file). With a pinned listing
 the expected files are those of every case except `listing.cases_without_file`.
@@ -18,7 +22,6 @@ the expected files are those of every case except `listing.cases_without_file`.
 from __future__ import annotations
 
 import gzip
-import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +46,7 @@ from evaluator.vitaldb.signals import (
     index_case_files,
     read_csv_records,
     read_raw_grid,
+    require_csv_columns,
 )
 
 EXAMPLES = 5
@@ -61,6 +65,7 @@ class DataCheckReport:
     n_adult_cases: int = 0
     n_case_files: int = 0
     n_adult_cases_without_file: int = 0
+    n_case_files_without_track: int = 0
 
 
 @dataclass
@@ -125,39 +130,52 @@ def _check_pairs(cases: Sequence[Case], table_spec: dict[str, Any], same_ids: bo
     findings.differences.append(message)
 
 
-def _csv_header(path: Path) -> list[str]:
-    opener = gzip.open if path.name.endswith(".gz") else open
-    with opener(path, "rb") as handle:
-        first = handle.readline()
-    text = io.TextIOWrapper(io.BytesIO(first), encoding="utf-8-sig").read().strip()
-    return [name.strip().strip('"') for name in text.split(",")]
-
-
 def _is_vital(path: Path) -> bool:
     with gzip.open(path, "rb") as handle:
         return handle.read(4) == b"VITA"
 
 
 def file_problem(case_file: CaseFile, track: str, grid_seconds: int, deep: bool) -> str | None:
-    """Why one case file does not match the spec's schema, or None. A .vital file without the track is
-    not a problem (the case is not included); CaseFileError and I/O errors are."""
+    """Why one case file does not match the spec's schema, or None. A file without the track is not a
+    problem: TrackNotFound propagates (the case is not included; the caller counts it). CaseFileError and
+    I/O errors are problems."""
     try:
         if case_file.kind == "csv":
-            header = _csv_header(case_file.path)
-            absent = [name for name in ("Time", track) if name not in header]
-            if absent:
-                return f"{case_file.path.name}: no column {', '.join(absent)} (columns: {', '.join(header[:6])})"
+            require_csv_columns(case_file.path, track)
             if deep:
                 read_csv_records(case_file.path, track)
         elif not _is_vital(case_file.path):
             return f"{case_file.path.name}: not a .vital file (no gzip-compressed VITA signature)"
         elif deep:
             read_raw_grid(case_file, track, grid_seconds)
-    except TrackNotFound:
-        return None
     except (CaseFileError, OSError, EOFError, UnicodeDecodeError) as error:
-        return f"{case_file.path.name}: {error}"
+        return str(error) if str(error).startswith(case_file.path.name) else f"{case_file.path.name}: {error}"
     return None
+
+
+def _file_problems(
+    files: dict[int, list[Path]], caseids: Sequence[int], definition: IohDefinition, deep: bool, findings: _Findings
+) -> None:
+    """Schema problems of the single case files of `caseids` (differences), and those without the track (a note)."""
+    problems: list[str] = []
+    without_track: list[int] = []
+    for caseid in caseids:
+        try:
+            problem = file_problem(CaseFile(caseid, files[caseid][0]), definition.track, definition.grid_seconds, deep)
+        except TrackNotFound:
+            without_track.append(caseid)
+            continue
+        if problem:
+            problems.append(problem)
+    findings.differences += problems[:EXAMPLES]
+    if len(problems) > EXAMPLES:
+        findings.differences.append(f"... and {len(problems) - EXAMPLES} more case files that do not match the schema")
+    findings.counts["n_case_files_without_track"] = len(without_track)
+    if without_track:
+        findings.notes.append(
+            f"{len(without_track):,} case file(s) hold no {definition.track} (caseid {_examples(without_track)}): "
+            "those cases are not included, as VitalDB cases without an arterial line are not"
+        )
 
 
 def _check_files(
@@ -197,17 +215,8 @@ def _check_files(
             f"(e.g. caseid {_examples(without)}); "
             "a VitalDB case without an arterial line has no track and no file, any other is not fetched yet"
         )
-    problems = [
-        problem
-        for caseid in adults
-        if caseid in files and caseid not in several
-        if (
-            problem := file_problem(CaseFile(caseid, files[caseid][0]), definition.track, definition.grid_seconds, deep)
-        )
-    ]
-    findings.differences += problems[:EXAMPLES]
-    if len(problems) > EXAMPLES:
-        findings.differences.append(f"... and {len(problems) - EXAMPLES} more case files that do not match the schema")
+    single = [caseid for caseid in adults if caseid in files and caseid not in several]
+    _file_problems(files, single, definition, deep, findings)
 
 
 def _check_listing(
@@ -258,7 +267,7 @@ def check_data_dir(data_dir: Path, spec: TaskSpec, *, deep: bool = False) -> Dat
     else:
         try:
             cases = read_case_table(table_path)
-        except (CaseTableError, UnicodeDecodeError, OSError) as error:
+        except (CaseTableError, UnicodeDecodeError, OSError, EOFError) as error:
             findings.differences.append(f"case table {table_path.name} cannot be read: {error}")
         else:
             if not cases:
@@ -277,4 +286,5 @@ def check_data_dir(data_dir: Path, spec: TaskSpec, *, deep: bool = False) -> Dat
         n_adult_cases=findings.counts.get("n_adult_cases", 0),
         n_case_files=findings.counts.get("n_case_files", 0),
         n_adult_cases_without_file=findings.counts.get("n_adult_cases_without_file", 0),
+        n_case_files_without_track=findings.counts.get("n_case_files_without_track", 0),
     )

@@ -3,10 +3,10 @@
     iter_case_instances(data_dir, spec, *, include_inputs=False) -> Iterator[CaseInstances]
         Reads `cases.csv`, then each included case's file in caseid order, one case in memory at a time.
         Included: age >= min_age and a case file that holds the track (a `.vital` file without the track
-        is skipped, as VitalDB cases without an arterial line are). A case without any file is skipped
-        (run `check.check_data_dir` first to learn how many); an unreadable file, a CSV without the
-        columns or two files for one case raises `CaseFileError`. A case with no kept window is still
-        yielded, with empty arrays.
+        or a CSV without its column is skipped, as VitalDB cases without an arterial line are). A case
+        without any file is skipped (run `check.check_data_dir` first to learn how many); an unreadable
+        file, a CSV without the Time column or two files for one case raises `CaseFileError`. A case with
+        no kept window is still yielded, with empty arrays.
 
     collect_windows(data_dir, spec) -> SplitWindows
         All windows' ids, units, labels, features and test flags in one set of arrays; unlike the stream,

@@ -13,13 +13,16 @@ kept at float32 precision, as the library stores them. After binning, a value ou
   track-filtered read of an old-format file moves `dtstart` to that track's first record.
 - CSV (`.csv` or `.csv.gz`) with columns `Time` (seconds since casestart) and the track (e.g.
   `Solar8000/ART_MBP`); other columns are ignored; an empty, `nan` or `-nan(ind)` cell is a missing
-  record; rows with an empty Time are ignored. L = the largest Time.
+  record; rows with an empty Time are ignored. L = the largest Time. A CSV without the track's column is
+  a case without the track (TrackNotFound), as a `.vital` file without it is; one without `Time` is unreadable.
 
 Both readers give the same grid for the same records (tested on the real `.vital` samples).
 """
 
 from __future__ import annotations
 
+import gzip
+import io
 import math
 import os
 import warnings
@@ -41,7 +44,8 @@ class CaseFileError(ValueError):
 
 
 class TrackNotFound(LookupError):
-    """A `.vital` file does not hold the track: the case is not included (the rule 'cases with the track')."""
+    """A case file (`.vital`, or CSV without the track's column) does not hold the track: the case is not
+    included (the rule 'cases with the track')."""
 
 
 @dataclass(frozen=True)
@@ -84,8 +88,32 @@ def mask_out_of_range(grid: FloatArray, valid_min: float, valid_max: float) -> F
     return masked
 
 
+def csv_header(path: Path) -> list[str]:
+    """The column names of a CSV case file (plain or gzip), from its first line only."""
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rb") as handle:
+        first = handle.readline()
+    text = io.TextIOWrapper(io.BytesIO(first), encoding="utf-8-sig").read().strip()
+    return [name.strip().strip('"') for name in text.split(",")]
+
+
+def require_csv_columns(path: Path, track: str) -> None:
+    """TrackNotFound when the CSV has no column for the track; CaseFileError when it has no Time column
+    or its first line cannot be read."""
+    try:
+        header = csv_header(path)
+    except (OSError, EOFError, UnicodeDecodeError) as error:
+        raise CaseFileError(f"{path.name}: {error}") from error
+    if "Time" not in header:
+        raise CaseFileError(f"{path.name}: no column Time (columns: {', '.join(header[:6])})")
+    if track not in header:
+        raise TrackNotFound(f"{path.name}: no column {track} (columns: {', '.join(header[:6])})")
+
+
 def read_csv_records(path: Path, track: str) -> tuple[FloatArray, FloatArray]:
-    """(Time, value) of every row with a Time, in file order; raise CaseFileError on a bad file."""
+    """(Time, value) of every row with a Time, in file order; TrackNotFound without the track's column,
+    CaseFileError on a bad file."""
+    require_csv_columns(path, track)
     options = pa_csv.ConvertOptions(
         include_columns=["Time", track],
         column_types={"Time": pa.float64(), track: pa.float64()},
@@ -119,7 +147,14 @@ def open_vital(path: Path) -> object:
         warnings.simplefilter("ignore", ResourceWarning)
         import vitaldb  # type: ignore[import-untyped, unused-ignore]
 
-        return vitaldb.VitalFile(os.fspath(path))
+        try:
+            return vitaldb.VitalFile(os.fspath(path))
+        except Exception as error:  # the library's parser of untrusted bytes fails in many ways on a cut or
+            # damaged file (struct.error, EOFError, zlib.error, IndexError ...): each is an unreadable file
+            reason = f"{type(error).__name__}: {error}"
+        # the error is released here, and with its frames the file the library left open (its ResourceWarning
+        # falls inside this block)
+    raise CaseFileError(f"{path.name}: not a readable .vital file ({reason})")
 
 
 def read_vital_grid(path: Path, track: str, grid_seconds: float) -> FloatArray:
