@@ -28,7 +28,6 @@ from evaluator.papers import (
     read_paper,
 )
 from evaluator.papers.llm import decoding_schema
-from evaluator.papers.record import Extraction
 
 DATA = Path(__file__).parent / "data" / "papers"
 HARI = (DATA / "snuh_hari-q3-8b_modelcard_excerpt.md").read_text()

@@ -94,7 +94,7 @@ async def test_maintainer_pages_forms_and_errors_are_never_cached(
     for path in ("/review/login", "/review", "/withdraw"):
         answer = await data_client.get(path)
         assert answer.headers["cache-control"] == "private, no-store" and "etag" not in answer.headers, path
-    missing = await data_client.get("/v1/lookup?model=no-such-model&task=clinicalqa@0")
+    missing = await data_client.get("/v1/model?model=no-such-model")  # lookup answers not_evaluated: no error
     assert missing.status_code == 404 and missing.headers["cache-control"] == "no-store"
     assert "etag" not in missing.headers
 
