@@ -22,9 +22,10 @@ from tests.populate import HARI
 from tools.usage import UsageCounter, Visitor
 
 pytestmark = pytest.mark.anyio
-# Issue 11 targets 20,000 characters; with 14 tools and every output field described the list is ~25K
-# (bench/agent_bench.py prints it beside the target). This ceiling keeps it from growing back.
-TOOLS_LIST_MAX_CHARS = 26_000
+# Issue 11 targets 20,000 characters (not met): with 16 tools (compare and list_evidence joined the 14) and every
+# output field described the list is ~29.3K (bench/agent_bench.py prints it beside the target). This ceiling keeps
+# it from growing back.
+TOOLS_LIST_MAX_CHARS = 30_000
 
 
 def openapi_parameters() -> dict[str, dict[str, dict[str, Any]]]:
