@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import orjson
 from pydantic import Field
@@ -286,6 +286,20 @@ def run_reason(subject: Subject, task: Task, claims: list[Claim], data_note: str
     return (reason + data_note)[:MAX_REASON], excerpt_of(subject.info)
 
 
+def chat_run_key(slug: str, version: str, task: Task, model_id: str) -> tuple[dict[str, Any], str]:
+    """The run-key inputs and run key of a standard chat run of a model on a task version (what a proposal or a
+    request queues, so `lookup` finds it once it runs)."""
+    inputs = run_key_inputs(
+        model_slug=slug,
+        model_version=version,
+        task_slug=task.slug,
+        task_version=task.version,
+        spec_hash=task.spec_hash,
+        config=chat_config(model_id),
+    )
+    return inputs, run_key(inputs)
+
+
 def data_note(task: Task, data: Path | None) -> str:
     try:
         data_location(EvalRequest(model="-", task=task.ref, data=data), spec_of(task))
@@ -321,15 +335,7 @@ async def run_candidate(
     version = model.version if model is not None else subject.version
     model_id = default_model_id(model) if model is not None else subject.provider_model_id
     slug = model.slug if model is not None else subject.slug
-    inputs = run_key_inputs(
-        model_slug=slug,
-        model_version=version,
-        task_slug=task.slug,
-        task_version=task.version,
-        spec_hash=task.spec_hash,
-        config=chat_config(model_id),
-    )
-    key = run_key(inputs)
+    inputs, key = chat_run_key(slug, version, task, model_id)
     reason, excerpt = run_reason(subject, task, claims, data_note(task, data))
     item = ProposedItem(
         action="proposed",

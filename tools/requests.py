@@ -19,7 +19,6 @@ from pydantic import Field, field_validator
 
 from evaluator.canonical import canonical_json
 from evaluator.papers import LLMConfig, ModelInfo, PaperRecord
-from evaluator.runkey import run_key, run_key_inputs
 from store import proposals as proposal_store
 from store import requests as request_store
 from store.models import Model
@@ -28,10 +27,10 @@ from store.requests import EvaluationRequest, NewRequest
 from store.tasks import Task
 from tools.audit import append
 from tools.errors import AppError
-from tools.evaluate import chat_config, default_model_id
+from tools.evaluate import default_model_id
 from tools.lookup import LookupQuery, LookupStatus, lookup
 from tools.maintainers import Actor
-from tools.proposals import AGENT, repo_parts
+from tools.proposals import AGENT, chat_run_key, repo_parts
 from tools.ratelimit import EVALUATION_REQUESTS, RateLimiter
 from tools.reading import fetch_document, read_record
 from tools.refs import MODEL_NAME_SCHEMA, TASK_REF_SCHEMA, find_model, is_model_slug, model_name, resolve_task
@@ -180,15 +179,7 @@ def plan(registry: Registry, body: EvaluationRequestBody, task: Task, record: Pa
         model_proposal = NewProposal(
             f"model:{slug}", "model", slug, None, None, None, canonical_json(payload).decode(), reason, excerpt(body)
         )
-    inputs = run_key_inputs(
-        model_slug=slug,
-        model_version=version,
-        task_slug=task.slug,
-        task_version=task.version,
-        spec_hash=task.spec_hash,
-        config=chat_config(model_id),
-    )
-    key = run_key(inputs)
+    inputs, key = chat_run_key(slug, version, task, model_id)
     run = NewProposal(
         f"run:{key}",
         "run",
