@@ -27,7 +27,7 @@ from store.evidence import Evidence
 from store.results import Result, ResultFilter
 from tools.errors import BadRequest
 from tools.evidence_formats import EvidenceFile, read_evidence_file
-from tools.refs import resolve_model
+from tools.refs import MODEL_NAME_SCHEMA, resolve_model
 from tools.registry import Registry
 from tools.schemas import Shape
 
@@ -163,7 +163,12 @@ async def import_evidence(registry: Registry, path: Path, model: str, samples: P
 
 
 class ListEvidenceQuery(Shape):
-    model: str = Field(min_length=1, max_length=200, description="BenchToward slug or provider model id.")
+    model: str = Field(
+        min_length=1,
+        max_length=200,
+        description="BenchToward slug or provider model id.",
+        json_schema_extra=MODEL_NAME_SCHEMA,
+    )
 
 
 class EvidenceList(Shape):

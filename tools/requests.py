@@ -267,8 +267,20 @@ def answer(registry: Registry, name: str, task: Task, status: LookupStatus, crea
         model = find_model(registry.store, name)
         slugs = (model.slug,) if model is not None else ()
         found = request_store.find_request(registry.store, name, slugs, task.slug, task.version)
-    assert found is not None
     hint = "awaiting a maintainer's approval; call lookup to follow it" if status == "requested" else None
+    if found is None:  # stored under a form of the name no lookup here matches (another writer's, in between)
+        return RequestReceipt(
+            request_id=None,
+            created=created,
+            status=status,
+            model=name,
+            task=task.ref,
+            source_url=None,
+            note="",
+            source_read="",
+            created_at=None,
+            hint="call lookup to follow it",
+        )
     return stored_receipt(found, status, created, hint or "call lookup to follow it")
 
 

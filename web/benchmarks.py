@@ -136,7 +136,7 @@ def benchmark_page_routes(site: Site) -> list[BaseRoute]:
             query = parse(catalog.ListBenchmarksQuery, wanted)
             found = await catalog.list_benchmarks(site.registry, query)
         except BadRequest:  # a value no entry can have (a language no code reads as): nothing matches, said plainly
-            query, found = catalog.ListBenchmarksQuery(), catalog.BenchmarkList(total=0, benchmarks=[])
+            query, found = catalog.ListBenchmarksQuery(), catalog.BenchmarkList(total=0, next=None, benchmarks=[])
         return render(
             "benchmarks.html",
             title="Benchmark catalog",
