@@ -94,8 +94,8 @@ async def test_nginx_in_front_of_two_workers_caches_counts_real_visitors_limits_
         async with client("127.0.0.2", url) as first, client("127.0.0.3", url) as second:
             await cache_hits_are_served_by_nginx(first)
             forged = {"x-forwarded-for": "203.0.113.9"}  # both claim one address: nginx replaces the header
-            for http, marker in ((first, "a"), (second, "b")):
-                answer = await http.get(f"{LOOKUP}&from={marker}", headers=forged)  # a new URL: reaches a worker
+            for http, spelled in ((first, "MedGemma-27B"), (second, "MEDGEMMA-27B")):  # any case names the model
+                answer = await http.get(LOOKUP.replace("medgemma-27b", spelled), headers=forged)  # a new URL: a worker
                 assert answer.headers["x-cache-status"] == "MISS"
         visitors = "SELECT COUNT(DISTINCT visitor) FROM events WHERE kind = 'lookup'"
         poll_sync(lambda: True if query(settings.db, visitors)[0][0] == 2 else None, timeout=30)  # flushed in ~2 s

@@ -134,10 +134,13 @@ def test_long_adversarial_inputs_render_in_linear_time() -> None:
     for unit, size in (("**a", 6_000), ("[", 12_000), ("`", 25_000), ("*a ", 6_000), ("- ", 12_000)):
         timings = []
         for scale in (1, 4):
-            text = unit * size * scale + ("](" if unit == "[" else "")
-            started = time.perf_counter()
-            assert_safe(render_markdown(text))
-            timings.append(time.perf_counter() - started)
+            runs = []
+            for run in range(3):  # the fastest of three (a pause of a loaded machine is not the algorithm)
+                text = unit * size * scale + ("](" if unit == "[" else "") + f"\n\nrun {run}"  # not the cached one
+                started = time.perf_counter()
+                assert_safe(render_markdown(text))
+                runs.append(time.perf_counter() - started)
+            timings.append(min(runs))
         assert timings[1] < 9 * timings[0] + 0.05, (unit, timings)
 
 
