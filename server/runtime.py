@@ -61,6 +61,7 @@ class Runtime:
         self.paper_llm = paper_llm(settings)
         # recent visitors' hashes, by day: a new day is a new key, so yesterday's entries are never answered again
         self._visitor_of = functools.lru_cache(maxsize=VISITORS_REMEMBERED)(self._hash_visitor)
+        self._visitor_day = ""
 
     def start(self, registry: Registry, secret: bytes) -> None:
         self._registry = registry
@@ -124,7 +125,11 @@ class Runtime:
         not computed again, which was a third of a lookup's cost)."""
         address = connection.client.host if connection.client else None
         user_agent = next((value for name, value in connection.scope["headers"] if name == b"user-agent"), b"")
-        return self._visitor_of(korea_day(datetime.now(UTC)), address, user_agent)
+        day = korea_day(datetime.now(UTC))
+        if day != self._visitor_day:  # a new day: yesterday's addresses and hashes leave this process's memory
+            self._visitor_of.cache_clear()
+            self._visitor_day = day
+        return self._visitor_of(day, address, user_agent)
 
     def _hash_visitor(self, day: str, address: str | None, user_agent: bytes) -> Visitor:
         key = self.visitor_keys.key(self.registry.store, day)
