@@ -97,6 +97,29 @@ def latest_version(store: Store, slug: str) -> int | None:
     return int(row["version"]) if row else None
 
 
+def row_values(task: Task) -> tuple[object, ...]:
+    """The task's values in COLUMNS order, as a row stores them (booleans as 0/1, a creation time when none)."""
+    return (
+        task.slug,
+        task.version,
+        task.kind,
+        task.dataset_slug,
+        task.title,
+        task.summary,
+        task.primary_metric,
+        int(task.higher_is_better),
+        int(task.preview),
+        int(task.demo),
+        task.status,
+        task.spec_json,
+        task.spec_hash,
+        task.change_note,
+        task.contamination_note,
+        task.catalog_id,
+        task.created_at or utc_now(),
+    )
+
+
 async def upsert_task(store: Store, task: Task) -> None:
     """Insert a task version, or refresh its metadata; refuse a changed spec for a stored version."""
     async with store.transaction() as db:
@@ -107,25 +130,7 @@ async def upsert_task(store: Store, task: Task) -> None:
         if existing is None:
             await db.execute(
                 f"INSERT INTO tasks ({COLUMNS}) VALUES ({', '.join('?' * 17)})",
-                (
-                    task.slug,
-                    task.version,
-                    task.kind,
-                    task.dataset_slug,
-                    task.title,
-                    task.summary,
-                    task.primary_metric,
-                    int(task.higher_is_better),
-                    int(task.preview),
-                    int(task.demo),
-                    task.status,
-                    task.spec_json,
-                    task.spec_hash,
-                    task.change_note,
-                    task.contamination_note,
-                    task.catalog_id,
-                    task.created_at or utc_now(),
-                ),
+                row_values(task),
             )
             return
         if existing["spec_hash"] != task.spec_hash:
@@ -182,25 +187,6 @@ async def insert_task(db: aiosqlite.Connection, task: Task, actor: str) -> bool:
     cursor = await db.execute(
         f"INSERT INTO tasks ({COLUMNS}, note_set_by) VALUES ({', '.join('?' * 18)}) "
         "ON CONFLICT (slug, version) DO NOTHING",
-        (
-            task.slug,
-            task.version,
-            task.kind,
-            task.dataset_slug,
-            task.title,
-            task.summary,
-            task.primary_metric,
-            int(task.higher_is_better),
-            int(task.preview),
-            int(task.demo),
-            task.status,
-            task.spec_json,
-            task.spec_hash,
-            task.change_note,
-            task.contamination_note,
-            task.catalog_id,
-            task.created_at or utc_now(),
-            actor,
-        ),
+        (*row_values(task), actor),
     )
     return cursor.rowcount == 1
