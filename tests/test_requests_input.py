@@ -268,3 +268,17 @@ async def test_a_declined_request_is_not_evaluated_with_the_reason_and_is_not_ma
     again = await request_evaluation(registry, EvaluationRequestBody(model="acme/closed-70b", task=DEMO))
     assert again.request_id == first.request_id and not again.created and again.status == "not_evaluated"
     assert query(registry.store.path, "SELECT COUNT(*) FROM evaluation_requests") == [(1,)]
+
+
+async def test_a_request_typed_with_surrounding_spaces_is_found_again_by_lookup_and_by_a_repeat(
+    client: httpx.AsyncClient,
+) -> None:
+    created = await client.post("/v1/requests", json={"model": "  Acme/Spaced-Model ", "task": DEMO})
+    assert created.status_code == 201, created.text
+    request_id = created.json()["request_id"]
+    assert isinstance(request_id, int) and created.json()["model"] == "Acme/Spaced-Model"
+    for name in ("Acme/Spaced-Model", "acme/spaced-model", " ACME/SPACED-MODEL"):
+        lookup = await client.get("/v1/lookup", params={"model": name, "task": DEMO})
+        assert lookup.json()["status"] == "requested" and lookup.json()["request_id"] == request_id, lookup.text
+    repeat = await client.post("/v1/requests", json={"model": "acme/spaced-model", "task": DEMO})
+    assert repeat.status_code == 200 and repeat.json()["request_id"] == request_id, repeat.text
