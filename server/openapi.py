@@ -13,6 +13,7 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from evaluator.version import HARNESS_VERSION
 from server.capabilities import OPERATIONS, Operation
+from server.capabilities import operation as table_entry
 from server.capabilities import parameters as capability_parameters
 from tools.errors import (
     AppError,
@@ -22,10 +23,8 @@ from tools.errors import (
     PayloadTooLarge,
     RateLimited,
     RunNotFound,
-    TaskNotFound,
     Unauthorized,
 )
-from tools.leaderboard import LeaderboardQuery
 from tools.visits import MAX_BEACON_BYTES, PATH_PATTERN, Beacon
 
 REF = "#/components/schemas/{model}"
@@ -152,15 +151,16 @@ def schema_models() -> list[tuple[type[BaseModel], JsonSchemaMode]]:
 
 
 def file_operations() -> dict[str, Any]:
+    board = table_entry("leaderboard")  # the CSV is the leaderboard capability's answer in another format
     return {
         "/v1/leaderboard.csv": {
             "get": {
                 "operationId": "leaderboard_csv",
                 "summary": "The leaderboard of one task version as CSV (counts as a download)",
-                "parameters": parameters(LeaderboardQuery, "/v1/leaderboard.csv"),
+                "parameters": parameters(board.query, "/v1/leaderboard.csv"),
                 "responses": {
                     "200": {"description": "CSV", "content": {"text/csv": {"schema": {"type": "string"}}}},
-                    **error_responses((TaskNotFound,)),
+                    **error_responses(board.errors),
                 },
             }
         },
