@@ -1,7 +1,7 @@
 """The capability table: every /v1 capability declared once (server/operation.py says what an entry holds) —
 the visitors' reads and request here, the maintainers' review routes and the public withdrawal request in
-server/review_api.py — with its input and output models, /v1 method and route, MCP tool (or none, and why),
-documentation, who may call it and how it is cached.
+server/review_capabilities.py — with its input and output models, /v1 method and route, MCP tool (or none,
+and why), documentation, who may call it, how it is cached and how its HTTP body is read.
 
 The /v1 routes (server/api.py), the MCP tools (server/mcp_tools.py), the OpenAPI document (server/openapi.py)
 and the docs test all read this one table, so a capability cannot be exposed in one place and forgotten in

@@ -12,6 +12,7 @@ from starlette.routing import Route
 
 from server.app import build_app
 from server.capabilities import OPERATIONS
+from server.http_cache import Kind, kind_of
 from server.operation import NoInput, Operation
 from server.settings import Settings
 from tests.conftest import LiveServer
@@ -22,7 +23,14 @@ pytestmark = pytest.mark.anyio
 # entry), the pages' visit beacon and the OpenAPI document itself.
 NOT_CAPABILITIES = {"leaderboard_csv", "beacon", "openapi"}
 # A value of the right shape for each path parameter, so that only the missing token can be refused.
-PATH_VALUES = {"item_id": "1", "run_id": "0123456789ab", "task": "clinicalqa@0", "request_id": "1"}
+PATH_VALUES = {
+    "item_id": "1",
+    "run_id": "0123456789ab",
+    "task": "clinicalqa@0",
+    "request_id": "1",
+    "slug": "clinicalqa",
+    "id": "medbench",
+}
 
 
 def v1_routes(settings: Settings) -> list[Route]:
@@ -60,6 +68,18 @@ def test_a_maintainers_entry_can_be_neither_an_mcp_tool_nor_cached() -> None:
     with pytest.raises(ValueError, match="never cached"):
         Operation(**arguments, path="/v1/review/x", summary="x", caller="maintainer", mcp=False)
     assert all(not op.mcp and op.cache == "none" for op in OPERATIONS if op.caller == "maintainer")
+
+
+def test_each_entrys_cache_policy_is_the_one_its_route_is_served_with() -> None:
+    """A maintainer's answer is private and never stored; a read kept until the next write may be shared for
+    30 s with a revalidating ETag; an answer computed for each call is not stored anywhere."""
+    expected = {
+        ("maintainer", "none"): Kind.PRIVATE,
+        ("visitor", "store"): Kind.REGISTRY,
+        ("visitor", "none"): Kind.UNCACHED,
+    }
+    for entry in OPERATIONS:
+        assert kind_of(entry.method, url_of(entry)) is expected[(entry.caller, entry.cache)], entry.name
 
 
 async def test_every_maintainers_route_refuses_a_missing_token_and_changes_nothing(
