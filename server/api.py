@@ -1,4 +1,5 @@
-"""The /v1 presenter: thin adapters from HTTP requests to the capabilities, plus the CSV and file routes."""
+"""The /v1 presenter: one route per entry of the capability table (visitors' and maintainers' alike), plus the
+CSV, beacon and file routes."""
 
 from __future__ import annotations
 
@@ -15,13 +16,14 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
 from server import http_cache
-from server.capabilities import OPERATIONS, Operation, operation
+from server.capabilities import OPERATIONS, Call, Operation, operation
+from server.review_api import authenticate, is_upload
 from server.runtime import Runtime
 from tools import inputs, leaderboard, predictions, visits
 from tools.errors import BadRequest, NotFound
 from tools.registry import Registry
 from tools.usage import Visitor
-from web.bodies import FORM_LIMIT, parse_json, read_body
+from web.bodies import json_body, parse_json, read_body
 
 JSON = "application/json"
 SMALL_FILE_BYTES = 1024 * 1024  # predictions files up to this size are read whole
@@ -95,19 +97,45 @@ class OperationEndpoint:
 
 
 def endpoint(entry: Operation, runtime: Runtime):  # type: ignore[no-untyped-def]
+    """The route of a table entry: a visitor's read (the fast path), a visitor's JSON-body capability (the same
+    input as its MCP tool), or a maintainer's action or one whose body is not its whole input."""
+    if entry.caller == "maintainer" or entry.body is not None or entry.adapter is not None:
+        return action_endpoint(entry, runtime)
     return post_endpoint(entry, runtime) if entry.method == "POST" else OperationEndpoint(entry, runtime)
 
 
 def post_endpoint(entry: Operation, runtime: Runtime):  # type: ignore[no-untyped-def]
     """A capability whose input is a JSON object body, parsed by the same path as query parameters and tool
-    arguments; an answer that created something (`created` true) is 201, an earlier one 200."""
+    arguments; an answer that created something (`created` true) is the entry's status (201), an earlier one 200."""
 
     async def handle(request: Request) -> Response:
-        body = parse_json(await read_body(request, FORM_LIMIT))
+        body = parse_json(await read_body(request, entry.body_limit))
         if not isinstance(body, dict):
             raise BadRequest(f"the body is a JSON object of {', '.join(entry.query.model_fields)}")
         result = await entry.call(runtime.registry, entry.parse(body), caller(runtime, request))
-        return json_response(result, status=201 if getattr(result, "created", False) else 200)
+        return json_response(result, status=entry.status if getattr(result, "created", False) else 200)
+
+    handle.__name__ = entry.name
+    return handle
+
+
+def action_endpoint(entry: Operation, runtime: Runtime):  # type: ignore[no-untyped-def]
+    """A maintainer's capability (the bearer token is checked before anything else is read) or one with a JSON
+    body beside its path parameters: path and query parameters by the one parse path, then the body (a multipart
+    upload is left to the adapter), then the function, through the entry's adapter when it has one."""
+
+    async def handle(request: Request) -> Response:
+        actor = await authenticate(runtime, request) if entry.caller == "maintainer" else None
+        query = entry.parse(query_values(request.scope))
+        body = None
+        if entry.body is not None and not (entry.upload is not None and is_upload(request)):
+            body = await json_body(request, entry.body, entry.body_limit)
+        visitor = caller(runtime, request) if entry.takes_visitor else Visitor.uncounted()
+        if entry.adapter is None:
+            result = await entry.call(runtime.registry, query, visitor)
+        else:
+            result = await entry.adapter(entry.function, Call(runtime, request, actor, query, body, visitor))
+        return json_response(result, status=entry.status)
 
     handle.__name__ = entry.name
     return handle

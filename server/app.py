@@ -16,13 +16,13 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from server.api import api_routes, json_response
+from server.capabilities import OPERATIONS
 from server.cli_support import clean_artifacts
 from server.errors import HANDLERS
 from server.http_cache import code_identity
 from server.mcp_tools import build_mcp, transport_security
 from server.middleware import Front
 from server.openapi import openapi_document
-from server.review_api import review_routes
 from server.routing import App
 from server.runtime import Runtime, load_secret
 from server.served_pages import ServedPages
@@ -45,7 +45,8 @@ from web.withdraw_pages import withdraw_routes
 log = logging.getLogger("benchtoward")
 LLMS_TXT = Path(__file__).resolve().parent.parent / "llms.txt"
 USAGE_FLUSH_SECONDS = 2.0
-UPLOAD_PATHS = {"/v1/review/papers": UPLOAD_LIMIT, "/review/papers": UPLOAD_LIMIT}  # bodies over 1 MiB allowed here
+# bodies over 1 MiB are allowed only here: the review page's upload form and the table's upload routes
+UPLOAD_PATHS = {"/review/papers": UPLOAD_LIMIT, **{op.path: UPLOAD_LIMIT for op in OPERATIONS if op.upload}}
 
 
 async def flush_usage_forever(registry: Registry) -> None:
@@ -156,7 +157,7 @@ def build_app(settings: Settings) -> Starlette:
     async def is_page(path: str) -> bool:
         return await known_page(runtime, public_pages, path)  # the maintainers' pages count no visits
 
-    routes = [*api_routes(runtime, is_page), *review_routes(runtime), *document_routes(settings)]
+    routes = [*api_routes(runtime, is_page), *document_routes(settings)]
     routes += [Route("/mcp", refuse_mcp_stream, methods=["GET"], name="mcp_stream"), *mcp_app.routes]  # 405 first
     routes += [*public_pages, *review_routes_for(runtime)]
     return App(

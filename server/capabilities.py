@@ -1,29 +1,26 @@
-"""The capability table: each tools/ function declared once with its input and output models, /v1 method and
-route, MCP tool, documentation, who may call it and how it is cached.
+"""The capability table: every /v1 capability declared once (server/operation.py says what an entry holds) —
+the visitors' reads and request here, the maintainers' review routes and the public withdrawal request in
+server/review_capabilities.py — with its input and output models, /v1 method and route, MCP tool (or none,
+and why), documentation, who may call it, how it is cached and how its HTTP body is read.
 
-The /v1 routes (server/api.py), the MCP tools (server/mcp_tools.py), the OpenAPI document (server/openapi.py),
-the docs test and the pages' data calls (`operation(name)`) all read this one table, so a capability cannot be
-exposed in one place and forgotten in another, and its input is parsed by one path (tools/inputs.py) on every
-transport.
+The /v1 routes (server/api.py), the MCP tools (server/mcp_tools.py), the OpenAPI document (server/openapi.py)
+and the docs test all read this one table, so a capability cannot be exposed in one place and forgotten in
+another, and its input is parsed by one path (tools/inputs.py) on every transport. The pages (web/) cannot
+import server/: they call the same tools/ functions with the same input models the table declares.
 """
 
 from __future__ import annotations
 
-import inspect
 import re
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Literal
 
-from pydantic import BaseModel
-
+from server.operation import Call, Capability, Operation, Parameter, parameters
+from server.review_capabilities import REVIEW_OPERATIONS
 from tools import (
     catalog,
     compare,
     datasets,
     evidence,
     exports,
-    inputs,
     leaderboard,
     lookup,
     models,
@@ -34,7 +31,6 @@ from tools import (
     tasks,
 )
 from tools.errors import (
-    AppError,
     BenchmarkNotFound,
     DatasetNotFound,
     ModelNotFound,
@@ -46,65 +42,12 @@ from tools.errors import (
     RunNotPublished,
     TaskNotFound,
 )
-from tools.registry import Registry
 from tools.schemas import ResultDetail
-from tools.usage import Visitor
+from web.bodies import FORM_LIMIT
 
-Capability = Callable[..., Awaitable[BaseModel]]
-Caller = Literal["visitor", "maintainer"]
-# How an answer is kept: "store" = in the read cache until the next write to the store (every public read);
-# "none" = computed for each call (writes, counters).
-CachePolicy = Literal["store", "none"]
+__all__ = ["OPERATIONS", "Call", "Capability", "Operation", "Parameter", "operation", "parameters", "tool_hints"]
 
-
-@dataclass(frozen=True)
-class Operation:
-    name: str  # the capability, the MCP tool and the OpenAPI operationId share it
-    function: Capability
-    query: type[BaseModel]
-    response: type[BaseModel]
-    path: str  # the /v1 route
-    summary: str
-    errors: tuple[type[AppError], ...] = ()
-    mcp: bool = True  # also an MCP tool of the same name
-    method: Literal["GET", "POST"] = "GET"
-    caller: Caller = "visitor"
-    cache: CachePolicy = "store"
-    takes_visitor: bool = False  # the function takes the caller's Visitor (to count reuse, or to rate-limit)
-
-    @property
-    def description(self) -> str:
-        """The function's docstring, paragraphs kept, lines joined."""
-        text = inspect.cleandoc(self.function.__doc__ or self.summary)
-        return "\n\n".join(" ".join(paragraph.split()) for paragraph in text.split("\n\n"))
-
-    def input_schema(self) -> dict[str, Any]:
-        """The capability's input as one JSON object: each parameter's constraints exactly as the OpenAPI
-        parameters declare them (the MCP tool's input schema; a POST route's body)."""
-        declared = parameters(self.query)
-        properties = {
-            p.name: {
-                **p.schema,
-                "description": p.description,
-                **({"default": p.default} if p.default not in (None, "") else {}),
-            }
-            for p in declared
-        }
-        required = [p.name for p in declared if p.required]
-        schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
-        return {**schema, "required": required} if required else schema
-
-    def parse(self, values: Mapping[str, Any], noun: str = "parameter") -> BaseModel:
-        """The caller's input as this capability's query: the one parse-and-validate path of every transport."""
-        return inputs.parse(self.query, values, noun=noun)
-
-    async def call(self, registry: Registry, query: BaseModel, visitor: Visitor) -> BaseModel:
-        if self.takes_visitor:
-            return await self.function(registry, query, visitor)
-        return await self.function(registry, query)
-
-
-OPERATIONS: tuple[Operation, ...] = (
+VISITOR_OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "list_datasets",
         datasets.list_datasets,
@@ -258,43 +201,13 @@ OPERATIONS: tuple[Operation, ...] = (
         method="POST",
         cache="none",
         takes_visitor=True,
+        body_limit=FORM_LIMIT,
+        status=201,
     ),
 )
 
 
-@dataclass(frozen=True)
-class Parameter:
-    """One input of a capability as both OpenAPI and MCP declare it: `schema` carries every constraint (type,
-    limits, pattern, enum) and no null alternative (absent is how a caller leaves a value out)."""
-
-    name: str
-    schema: dict[str, Any]
-    description: str
-    required: bool
-    default: Any = None
-
-
-def core_schema(prop: dict[str, Any]) -> dict[str, Any]:
-    """A property's schema without its null alternative, description, title or default."""
-    prop = {key: value for key, value in prop.items() if key not in ("description", "title", "default")}
-    if "anyOf" not in prop:
-        return prop
-    shared = {key: value for key, value in prop.items() if key != "anyOf"}  # e.g. a pattern beside anyOf
-    alternatives = [{**a, **shared} for a in prop["anyOf"] if a.get("type") != "null"]
-    return alternatives[0] if len(alternatives) == 1 else {"anyOf": alternatives}
-
-
-def parameters(query: type[BaseModel]) -> list[Parameter]:
-    """The inputs of a query model, in declaration order."""
-    schema = query.model_json_schema()
-    required = set(schema.get("required", []))
-    out = []
-    for name, prop in schema.get("properties", {}).items():
-        core = core_schema(prop)
-        if name in required and core.get("type") == "string":
-            core.setdefault("minLength", 1)  # an empty value counts as absent, so a required one is missing
-        out.append(Parameter(name, core, prop.get("description", ""), name in required, prop.get("default")))
-    return out
+OPERATIONS: tuple[Operation, ...] = (*VISITOR_OPERATIONS, *REVIEW_OPERATIONS)
 
 
 def operation(name: str) -> Operation:

@@ -1,8 +1,11 @@
-"""OpenAPI 3.1 for /v1, generated from the capability table and its pydantic models (never hand-written)."""
+"""OpenAPI 3.1 for /v1, generated from the capability table and its pydantic models (never hand-written): every
+entry's parameters, request body (its whole input as JSON, a JSON body beside path parameters, or a multipart
+upload), responses, error codes and security (the bearer scheme for a maintainer's entry)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel
@@ -10,15 +13,32 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from evaluator.version import HARNESS_VERSION
 from server.capabilities import OPERATIONS, Operation
+from server.capabilities import operation as table_entry
 from server.capabilities import parameters as capability_parameters
-from tools.errors import BadRequest, ErrorBody, NotFound, PayloadTooLarge, RunNotFound, TaskNotFound
-from tools.leaderboard import LeaderboardQuery
+from tools.errors import (
+    AppError,
+    BadRequest,
+    ErrorBody,
+    NotFound,
+    PayloadTooLarge,
+    RateLimited,
+    RunNotFound,
+    Unauthorized,
+)
 from tools.visits import MAX_BEACON_BYTES, PATH_PATTERN, Beacon
 
 REF = "#/components/schemas/{model}"
 PATH_PARAM = re.compile(r"{(\w+)}")
 ERROR_REF = {"$ref": REF.format(model="ErrorBody")}
 EMPTY = {"type": "string", "maxLength": 0}
+JSON = "application/json"
+BEARER = {
+    "type": "http",
+    "scheme": "bearer",
+    "description": "A maintainer token from `benchtoward maintainer add NAME` (shown once; only its hash is "
+    "stored). Review routes only; every other route needs no token.",
+}
+KeyMap = Mapping[tuple[Any, JsonSchemaMode], Any]
 
 
 def parameters(query: type[BaseModel], path: str) -> list[dict[str, Any]]:
@@ -78,52 +98,69 @@ def links(operation: Operation) -> dict[str, Any]:
     }
 
 
-def json_operation(operation: Operation) -> dict[str, Any]:
+def request_body(operation: Operation, key_map: KeyMap) -> dict[str, Any] | None:
+    """A POST's body: its whole input (the object its MCP tool takes), or a JSON body beside its path parameters
+    (a multipart upload too, where the entry takes one); a body of defaults only may be left out."""
+    if operation.method != "POST":
+        return None
+    if operation.body is None:
+        return {"required": True, "content": {JSON: {"schema": operation.input_schema()}}}
+    content = {JSON: {"schema": key_map[(operation.body, "validation")]}}
+    if operation.upload is not None:
+        content = {"multipart/form-data": {"schema": key_map[(operation.upload, "validation")]}, **content}
+    return {"required": bool(operation.body.model_json_schema().get("required")), "content": content}
+
+
+def responses(operation: Operation, key_map: KeyMap) -> dict[str, Any]:
+    answer: dict[str, Any] = {"content": {JSON: {"schema": key_map[(operation.response, "serialization")]}}}
+    if operation.name in LINK_SOURCES:
+        answer["links"] = links(operation)
+    errors: list[type[AppError]] = [*operation.errors]
+    if operation.caller == "maintainer":
+        errors += [Unauthorized, RateLimited]
     if operation.method == "POST":
-        return post_operation(operation)
-    return {
+        errors.append(PayloadTooLarge)
+    if operation.method == "POST" and operation.body is None:  # a visitor's request: new, or an earlier one
+        found = {"200": {"description": "An earlier request, or none was needed", **answer}}
+        return {str(operation.status): {"description": "Created", **answer}, **found, **error_responses(tuple(errors))}
+    return {str(operation.status): {"description": "OK", **answer}, **error_responses(tuple(errors))}
+
+
+def json_operation(operation: Operation, key_map: KeyMap) -> dict[str, Any]:
+    described: dict[str, Any] = {
         "operationId": operation.name,
         "summary": operation.summary,
         "description": operation.description,
-        "parameters": parameters(operation.query, operation.path),
-        "responses": {
-            "200": {
-                "description": "OK",
-                "content": {"application/json": {"schema": {"$ref": REF.format(model=operation.response.__name__)}}},
-                **({"links": links(operation)} if operation.name in LINK_SOURCES else {}),
-            },
-            **error_responses(operation.errors),
-        },
     }
+    if operation.method == "GET" or operation.body is not None:  # a POST without `body` takes its input as JSON
+        described["parameters"] = parameters(operation.query, operation.path)
+    body = request_body(operation, key_map)
+    if body is not None:
+        described["requestBody"] = body
+    described["responses"] = responses(operation, key_map)
+    if operation.caller == "maintainer":
+        described.update(security=[{"bearer": []}], tags=["review"])
+    return described
 
 
-def post_operation(operation: Operation) -> dict[str, Any]:
-    """A capability whose input is a JSON body: 201 when it created something, 200 when it answers an earlier one."""
-    answer = {"content": {"application/json": {"schema": {"$ref": REF.format(model=operation.response.__name__)}}}}
-    body = operation.input_schema()  # the same object an MCP tool takes
-    return {
-        "operationId": operation.name,
-        "summary": operation.summary,
-        "description": operation.description,
-        "requestBody": {"required": True, "content": {"application/json": {"schema": body}}},
-        "responses": {
-            "201": {"description": "Created", **answer},
-            "200": {"description": "An earlier request, or none was needed", **answer},
-            **error_responses(operation.errors),
-        },
-    }
+def schema_models() -> list[tuple[type[BaseModel], JsonSchemaMode]]:
+    """Every model the document names: each entry's response, JSON body and upload form, errors, the beacon."""
+    models: list[tuple[type[BaseModel], JsonSchemaMode]] = [(op.response, "serialization") for op in OPERATIONS]
+    models += [(model, "validation") for op in OPERATIONS for model in (op.body, op.upload) if model is not None]
+    return [*models, (ErrorBody, "serialization"), (Beacon, "validation")]
 
 
 def file_operations() -> dict[str, Any]:
+    board = table_entry("leaderboard")  # the CSV is the leaderboard capability's answer in another format
     return {
         "/v1/leaderboard.csv": {
             "get": {
                 "operationId": "leaderboard_csv",
                 "summary": "The leaderboard of one task version as CSV (counts as a download)",
-                "parameters": parameters(LeaderboardQuery, "/v1/leaderboard.csv"),
+                "parameters": parameters(board.query, "/v1/leaderboard.csv"),
                 "responses": {
                     "200": {"description": "CSV", "content": {"text/csv": {"schema": {"type": "string"}}}},
-                    **error_responses((TaskNotFound,)),
+                    **error_responses(board.errors),
                 },
             }
         },
@@ -173,17 +210,12 @@ def beacon_operation() -> dict[str, Any]:
 
 
 def openapi_document(base_url: str) -> dict[str, Any]:
-    from server.review_openapi import BEARER, add_review_operations, review_models
-
-    models: list[tuple[type[BaseModel], JsonSchemaMode]] = [(op.response, "serialization") for op in OPERATIONS] + [
-        (ErrorBody, "serialization"),
-        (Beacon, "validation"),
-    ]
-    key_map, definitions = models_json_schema([*models, *review_models()], ref_template=REF)
-    paths: dict[str, Any] = {op.path: {op.method.lower(): json_operation(op)} for op in OPERATIONS}
+    key_map, definitions = models_json_schema(schema_models(), ref_template=REF)
+    paths: dict[str, Any] = {}
+    for op in OPERATIONS:
+        paths.setdefault(op.path, {})[op.method.lower()] = json_operation(op, key_map)
     paths.update(file_operations())
     paths["/v1/beacon"] = beacon_operation()
-    add_review_operations(paths, key_map)
     return {
         "openapi": "3.1.0",
         "info": {

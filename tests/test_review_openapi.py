@@ -1,12 +1,13 @@
-"""The review routes are in /v1/openapi.json, generated from their models: bearer security on the maintainers'
-routes, none on the public withdrawal request, request bodies and every error they answer."""
+"""The review routes are in /v1/openapi.json, generated from their entries of the capability table: bearer
+security on the maintainers' routes, none on the public withdrawal request, request bodies and every error they
+answer."""
 
 from __future__ import annotations
 
 import httpx
 import pytest
 
-from server.review_api import ROUTES
+from server.review_capabilities import REVIEW_OPERATIONS
 
 pytestmark = pytest.mark.anyio
 
@@ -15,16 +16,18 @@ async def test_review_routes_are_documented_with_bearer_security_bodies_and_erro
     document = (await client.get("/v1/openapi.json")).json()
     bearer = document["components"]["securitySchemes"]["bearer"]
     assert bearer["type"] == "http" and bearer["scheme"] == "bearer"
-    for route in ROUTES:
-        operation = document["paths"][route.path][route.method.lower()]
-        assert operation["operationId"] == route.name
-        assert operation["security"] == ([{"bearer": []}] if route.maintainers else [])
-        if route.maintainers:
+    for entry in REVIEW_OPERATIONS:
+        operation = document["paths"][entry.path][entry.method.lower()]
+        assert operation["operationId"] == entry.name
+        maintainers = entry.caller == "maintainer"
+        assert operation.get("security", []) == ([{"bearer": []}] if maintainers else [])
+        if maintainers:
             assert {"401", "429"} <= set(operation["responses"])
-        if route.body is not None:  # a body of defaults only (publish: {"why": ""}) may be left out
+        assert str(entry.status) in operation["responses"]
+        if entry.body is not None:  # a body of defaults only (publish: {"why": ""}) may be left out
             assert "413" in operation["responses"]
-            optional = not route.body.model_json_schema().get("required")
-            assert operation["requestBody"]["required"] is not optional, route.name
+            optional = not entry.body.model_json_schema().get("required")
+            assert operation["requestBody"]["required"] is not optional, entry.name
     publish = document["paths"]["/v1/review/results/{run_id}/publish"]["post"]
     reject = document["paths"]["/v1/review/items/{item_id}/reject"]["post"]
     assert publish["requestBody"]["required"] is False and reject["requestBody"]["required"] is True

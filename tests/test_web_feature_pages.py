@@ -196,6 +196,16 @@ async def test_the_compare_page_walks_from_a_task_to_two_results(
     assert wrong.status_code == 409 and "text/html" in wrong.headers["content-type"]
 
 
+async def test_the_compare_pages_task_choice_is_the_published_tasks_of_the_list_tasks_capability(
+    data_client: httpx.AsyncClient,
+) -> None:
+    listed = (await data_client.get("/v1/tasks")).json()["tasks"]
+    published = [task["task"] for task in listed if task["status"] == "published"]
+    page = (await data_client.get("/compare")).text
+    choice = page.split('<select id="c-task" name="task">', 1)[1].split("</select>", 1)[0]
+    assert re.findall(r'<option value="([^"]+)"', choice) == published and len(published) >= 2
+
+
 async def test_a_task_page_with_known_costs_draws_cost_against_score_and_links_to_compare(
     data_client: httpx.AsyncClient,
 ) -> None:

@@ -12,7 +12,7 @@ from starlette.routing import BaseRoute, Route
 
 from store import results as result_store
 from store import tasks as task_store
-from tools import compare, evidence, insights, leaderboard, model_card, model_index, models, results
+from tools import compare, evidence, insights, leaderboard, model_card, model_index, models, results, tasks
 from tools.errors import RunNotFound
 from tools.models import MODEL_TYPES
 from tools.registry import Registry
@@ -68,7 +68,8 @@ def feature_page_routes(site: Site) -> list[BaseRoute]:
         comparison = None
         if all(params.values()):
             comparison = await compare.compare(site.registry, parse(compare.CompareQuery, params))
-        tasks = [t for t in task_store.list_tasks(site.registry.store) if t.status == "published"]
+        listed = await tasks.list_tasks(site.registry, tasks.ListTasksQuery())  # the list_tasks capability's data
+        published = [t for t in listed.tasks if t.status == "published"]
         rows: list[leaderboard.LeaderboardRow] = []
         if params["task"]:
             query = parse(leaderboard.LeaderboardQuery, {"task": params["task"], "limit": leaderboard.MAX_LIMIT})
@@ -79,7 +80,7 @@ def feature_page_routes(site: Site) -> list[BaseRoute]:
             title=title,
             comparison=comparison,
             params=params,
-            tasks=tasks,
+            tasks=published,
             rows=rows,
             signed=signed,
             p_value=p_value,
