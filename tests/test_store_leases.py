@@ -22,6 +22,9 @@ from store.clock import utc_now
 from store.proposals import NewProposal
 from store.runs import Run
 from tests.review_support import poll_sync
+from tests.test_evaluator_harness import DEMO
+from tools.lookup import LookupQuery, lookup
+from tools.registry import Registry
 
 pytestmark = pytest.mark.anyio
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,11 +60,11 @@ from pathlib import Path
 from store import Store, leases, runs
 from store.clock import utc_now
 
-async def main(db, key):
+async def main(db, key, model, task):
     store = await Store.open(Path(db))
     now = utc_now()
-    claim = runs.Run(key, key[:12], "{}", "acme/x", "clinicalqa@0", "running", leases.process_holder(), now, now,
-                     None, None, 0, "")
+    claim = runs.Run(key, key[:12], "{}", model, task, "running", leases.process_holder(), now, now, None, 862, 40,
+                     "")
     await runs.claim_run(store, claim)
     await store.close()
     time.sleep(120)
@@ -194,25 +197,64 @@ async def test_a_stale_run_claim_taken_over_tells_its_old_holder_and_its_end_wri
     assert done is not None and done.status == "done" and done.finished_at is not None
 
 
+class HoldingProcess:
+    """A process that claimed a run as itself (host:pid) and stays alive until `kill()`."""
+
+    def __init__(self, db: Path, key: str, model: str, task: str, log: Path) -> None:
+        with log.open("w") as errors:
+            arguments = [sys.executable, "-c", HOLDER, str(db), key, model, task]
+            self.process = subprocess.Popen(arguments, cwd=ROOT, stderr=errors)
+        self.log = log
+
+    def claim(self, store: Store, key: str) -> Run:
+        claim = poll_sync(
+            lambda: run_store.get_run(store, key) or (None if self.process.poll() is None else "exited"), timeout=60
+        )
+        assert isinstance(claim, Run), self.log.read_text()
+        return claim
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+
 @pytest.mark.timeout(120)
 async def test_a_killed_holders_lease_is_stale_at_once_and_a_live_holders_is_not(store: Store, tmp_path: Path) -> None:
     key = "k" * 64
-    log = tmp_path / "holder.log"
-    with log.open("w") as errors:
-        holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(store.path), key], cwd=ROOT, stderr=errors)
+    holder = HoldingProcess(store.path, key, "acme/x", "clinicalqa@0", tmp_path / "holder.log")
     try:
-        claim = poll_sync(lambda: run_store.get_run(store, key) or (None if holder.poll() is None else "exited"))
-        assert isinstance(claim, Run), log.read_text()
-        assert claim.owner == leases.process_holder().rsplit(":", 1)[0] + f":{holder.pid}"
+        claim = holder.claim(store, key)
+        assert claim.owner == leases.process_holder().rsplit(":", 1)[0] + f":{holder.process.pid}"
         assert not leases.is_stale(claim) and not await run_store.take_over(store, claim, "rescuer")
     finally:
-        os.kill(holder.pid, signal.SIGKILL)
-        holder.wait(timeout=30)
+        holder.kill()
     dead = run_store.get_run(store, key)
-    assert dead is not None and dead.heartbeat_at == claim.heartbeat_at  # its heartbeat is still fresh
+    assert dead is not None and dead.heartbeat_at == claim.heartbeat_at
+    assert not leases.heartbeat_stale(dead.heartbeat_at)  # its heartbeat is recent: its process is gone
     assert leases.is_stale(dead) and await run_store.take_over(store, dead, "rescuer")
     rescued = run_store.get_run(store, key)
     assert rescued is not None and (rescued.status, rescued.owner) == ("running", "rescuer")
+
+
+@pytest.mark.timeout(120)
+async def test_lookup_shows_a_run_claimed_by_a_live_process_as_evaluating_and_once_killed_as_stale(
+    registry: Registry, tmp_path: Path
+) -> None:
+    query = LookupQuery(model="acme/lease-probe", task=DEMO)
+    assert (await lookup(registry, query)).status == "not_evaluated"
+    holder = HoldingProcess(registry.store.path, "p" * 64, "acme/lease-probe", DEMO, tmp_path / "holder.log")
+    try:
+        holder.claim(registry.store, "p" * 64)
+        live = await lookup(registry, query)
+    finally:
+        holder.kill()
+    stopped = await lookup(registry, query)
+    for answer in (live, stopped):
+        assert answer.status == "evaluating" and answer.progress is not None and answer.result is None
+        assert (answer.progress.items_done, answer.progress.items_total) == (40, 862)
+    assert live.progress is not None and not live.progress.stale and "do not run it yourself" in (live.hint or "")
+    assert stopped.progress is not None and stopped.progress.stale and "resumes" in (stopped.hint or "")
 
 
 async def test_a_job_handed_back_is_queued_without_holder_and_taken_again_with_one_more_attempt(
