@@ -1,8 +1,9 @@
 """Evaluation jobs of approved runs, and the claims workers hold on them.
 
-A worker claims a queued job by writing its owner (compare-and-set); it heart-beats while the run computes.
-A job whose owner stopped (a dead process on this host, or no heartbeat for a while) is claimed again, and the
-run resumes from the harness's per-item cache. A worker stopped on purpose hands its job back (queued).
+A worker claims a queued job by writing its owner; it heart-beats while the run computes. The claim is a lease
+(`store.leases`, shared with the harness's run claims): a job whose owner stopped (a dead process on this host, or
+no heartbeat for a while) is claimed again, and the run resumes from the harness's per-item cache. A worker
+stopped on purpose hands its job back (queued).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
+from store import leases
 from store.clock import utc_now
 from store.db import Store
 
@@ -104,38 +106,25 @@ async def enqueue(
 
 
 async def claim(store: Store, job: Job, owner: str) -> bool:
-    """Take a job if it is still as the caller saw it (same status and owner)."""
-    async with store.transaction() as db:
-        cursor = await db.execute(
-            "UPDATE jobs SET status = 'running', owner = ?, heartbeat_at = ?, attempts = attempts + 1 "
-            "WHERE id = ? AND status = ? AND owner IS ?",
-            (owner, utc_now(), job.id, job.status, job.owner),
-        )
-        return cursor.rowcount == 1
+    """Take a queued or stale job if it is still as the caller saw it (see `store.leases`)."""
+    return await leases.take(store, leases.JOBS, job.id, job, owner)
 
 
-async def heartbeat(store: Store, job_id: int, owner: str) -> None:
-    async with store.transaction() as db:
-        await db.execute("UPDATE jobs SET heartbeat_at = ? WHERE id = ? AND owner = ?", (utc_now(), job_id, owner))
+async def heartbeat(store: Store, job_id: int, owner: str) -> bool:
+    """Keep `owner`'s claim fresh; False when the job was taken over."""
+    return await leases.heartbeat(store, leases.JOBS, job_id, owner)
 
 
-async def release(store: Store, job_id: int, owner: str, message: str) -> None:
+async def release(store: Store, job_id: int, owner: str, message: str) -> bool:
     """Hand a running job back to the queue (its worker is stopping)."""
     async with store.transaction() as db:
-        await db.execute(
-            "UPDATE jobs SET status = 'queued', owner = NULL, message = ? WHERE id = ? AND owner = ? "
-            "AND status = 'running'",
-            (message[:2000], job_id, owner),
-        )
+        return await leases.end(db, leases.JOBS, job_id, owner, "queued", owner=None, message=message[:2000])
 
 
 async def finish(
     db: aiosqlite.Connection, job_id: int, owner: str, status: str, run_id: str | None, message: str
 ) -> bool:
     """Record a job's end inside the caller's transaction, only if `owner` still holds it."""
-    cursor = await db.execute(
-        "UPDATE jobs SET status = ?, run_id = ?, message = ?, finished_at = ?, heartbeat_at = ? "
-        "WHERE id = ? AND owner = ? AND status = 'running'",
-        (status, run_id, message[:2000], utc_now(), utc_now(), job_id, owner),
+    return await leases.end(
+        db, leases.JOBS, job_id, owner, status, run_id=run_id, message=message[:2000], finished_at=utc_now()
     )
-    return cursor.rowcount == 1

@@ -1,9 +1,9 @@
 """Run claims and the per-item cache.
 
 A claim is a row keyed by run key: the first process to insert it computes the run; any other finds the
-claim and reports it (or waits). A claim whose owner stopped heart-beating is stale: it is reported, and
-taken over only when asked (`--resume`). Completed items are cached per (run key, instance id), so a
-resumed run never queries a completed item again.
+claim and reports it (or waits). The claim is a lease (`store.leases`, shared with the evaluation jobs): one
+whose owner stopped heart-beating is stale; it is reported, and taken over only when asked (`--resume`).
+Completed items are cached per (run key, instance id), so a resumed run never queries a completed item again.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from store import leases
 from store.clock import utc_now
 from store.db import Store
 
@@ -92,32 +93,20 @@ async def claim_run(store: Store, run: Run) -> tuple[Run, bool]:
     return from_row(row), won
 
 
-async def take_over(store: Store, run_key: str, previous_owner: str, owner: str) -> bool:
-    """Move a claim to a new owner, only if it still belongs to `previous_owner` (compare-and-set)."""
-    now = utc_now()
+async def take_over(store: Store, seen: Run, owner: str) -> bool:
+    """Move a failed or stale claim to `owner`, only if it is still as `seen` (see `store.leases`)."""
+    return await leases.take(store, leases.RUNS, seen.run_key, seen, owner)
+
+
+async def heartbeat(store: Store, run_key: str, owner: str, items_total: int | None, items_done: int) -> bool:
+    """Keep `owner`'s claim fresh with its progress; False when the claim was taken over."""
+    return await leases.heartbeat(store, leases.RUNS, run_key, owner, items_done, items_total)
+
+
+async def finish_run(store: Store, run_key: str, owner: str, status: str, error: str = "") -> bool:
+    """End `owner`'s claim as done or failed; False (nothing written) when the claim was taken over."""
     async with store.transaction() as db:
-        cursor = await db.execute(
-            "UPDATE runs SET owner = ?, status = 'running', heartbeat_at = ?, error = '' "
-            "WHERE run_key = ? AND owner = ? AND status != 'done'",
-            (owner, now, run_key, previous_owner),
-        )
-        return cursor.rowcount == 1
-
-
-async def heartbeat(store: Store, run_key: str, owner: str, items_total: int | None, items_done: int) -> None:
-    async with store.transaction() as db:
-        await db.execute(
-            "UPDATE runs SET heartbeat_at = ?, items_total = ?, items_done = ? WHERE run_key = ? AND owner = ?",
-            (utc_now(), items_total, items_done, run_key, owner),
-        )
-
-
-async def finish_run(store: Store, run_key: str, owner: str, status: str, error: str = "") -> None:
-    async with store.transaction() as db:
-        await db.execute(
-            "UPDATE runs SET status = ?, finished_at = ?, heartbeat_at = ?, error = ? WHERE run_key = ? AND owner = ?",
-            (status, utc_now(), utc_now(), error[:2000], run_key, owner),
-        )
+        return await leases.end(db, leases.RUNS, run_key, owner, status, error=error[:2000], finished_at=utc_now())
 
 
 def cached_items(store: Store, run_key: str) -> dict[str, str]:

@@ -9,9 +9,7 @@ queries a completed item again; the result row appears only after its prediction
 from __future__ import annotations
 
 import asyncio
-import os
 import platform
-import socket
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
@@ -34,6 +32,7 @@ from evaluator.vitaldb.cases import CaseTableError
 from evaluator.vitaldb.check import check_data_dir
 from evaluator.vitaldb.signals import CaseFileError
 from evaluator.vitaldb.synthetic import CohortConfig, write_synthetic_cohort
+from store import leases
 from store import results as result_store
 from store import runs as run_store
 from store.clock import utc_now
@@ -48,10 +47,8 @@ from tools.registry import Registry
 from tools.results import detail
 from tools.schemas import Bootstrap, MetricValue, ResultDetail
 
-HEARTBEAT_SECONDS = 5.0
 SAVE_SECONDS = 0.25
 SAVE_BATCH = 64
-STALE_AFTER_SECONDS = 30.0
 PACKAGES = ("numpy", "pyarrow", "scikit-learn", "openai", "vitaldb")
 Outcome = Literal["computed", "existing", "in_progress", "stale", "failed"]
 
@@ -199,35 +196,7 @@ def partial_config(request: EvalRequest, config: dict[str, Any], ids: list[str],
 
 
 def owner_id() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
-def owner_alive(owner: str | None) -> bool:
-    """False when the owner (host:pid, perhaps :more) is a process on this host that no longer exists."""
-    host, _, rest = (owner or "").partition(":")
-    pid = rest.split(":", 1)[0]
-    if host != socket.gethostname() or not pid.isdigit():
-        return True
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    return True
-
-
-def heartbeat_stale(at: str | None, seconds: float, now: datetime | None = None) -> bool:
-    """No heartbeat at all, or none for more than `seconds`."""
-    if at is None:
-        return True
-    beat = datetime.strptime(at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
-    return ((now or datetime.now(UTC)) - beat).total_seconds() > seconds
-
-
-def claim_is_stale(run: Run) -> bool:
-    """No heartbeat for STALE_AFTER_SECONDS, or the owner process on this host is gone."""
-    return not owner_alive(run.owner) or heartbeat_stale(run.heartbeat_at, STALE_AFTER_SECONDS)
+    return leases.process_holder()
 
 
 def existing_outcome(registry: Registry, key: str) -> EvalOutcome | None:
@@ -268,7 +237,7 @@ async def claim(
     if won:
         return None
     progress = f"{stored.items_done}/{stored.items_total or '?'} items"
-    if stored.status == "running" and not claim_is_stale(stored):
+    if stored.status == "running" and not leases.is_stale(stored):
         return EvalOutcome(
             "in_progress",
             stored.run_id,
@@ -285,7 +254,7 @@ async def claim(
             f"run {stored.run_id} is {state} ({progress}, owner {stored.owner}){reason}; "
             "rerun with --resume to finish it",
         )
-    if not await run_store.take_over(registry.store, key, stored.owner, me):
+    if not await run_store.take_over(registry.store, stored, me):
         return EvalOutcome("in_progress", stored.run_id, key, "another process took this run over first")
     return None
 
@@ -328,7 +297,7 @@ class Periodic:
 class Heartbeat(Periodic):
     """Keeps a claim fresh while the run computes, and records how far it got."""
 
-    seconds = HEARTBEAT_SECONDS
+    seconds = leases.HEARTBEAT_SECONDS
 
     def __init__(self, registry: Registry, key: str) -> None:
         super().__init__(registry, key)

@@ -3,7 +3,7 @@
 It runs inside the server process (`--review-workers N`) or as its own process (`benchtoward worker`); any
 number of workers may share one database, because a job is claimed by compare-and-set. A worker stopped on
 purpose hands its jobs back; one that died leaves a claim that goes stale (its process is gone, or its
-heartbeat is older than JOB_STALE_SECONDS) and is claimed again. Either way the run resumes through the
+heartbeat is older than `store.leases.STALE_SECONDS`) and is claimed again. Either way the run resumes through the
 harness's resume: items already answered are read from the cache, never asked again.
 """
 
@@ -12,34 +12,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import secrets
-import socket
 import time
-from datetime import datetime
 from pathlib import Path
 
 from store import jobs as job_store
+from store import leases
 from store import models as model_store
 from store.jobs import Job
 from tools.audit import append
 from tools.errors import AppError
-from tools.evaluate import EvalOutcome, EvalRequest, evaluate, heartbeat_stale, owner_alive
+from tools.evaluate import EvalOutcome, EvalRequest, evaluate
 from tools.maintainers import Actor
 from tools.registry import Registry
 
 log = logging.getLogger("benchtoward.worker")
 EVALUATOR = Actor("evaluator")
-JOB_HEARTBEAT_SECONDS = 5.0
-JOB_STALE_SECONDS = 30.0
 POLL_SECONDS = 2.0
-
-
-def claim_is_stale(job: Job, now: datetime | None = None) -> bool:
-    """A running job whose owner process on this host is gone, or whose heartbeat stopped."""
-    if job.status != "running":
-        return False
-    return not owner_alive(job.owner) or heartbeat_stale(job.heartbeat_at, JOB_STALE_SECONDS, now)
 
 
 class JobWorker:
@@ -57,7 +46,7 @@ class JobWorker:
         self.registry = registry
         self.data, self.cache_root = data, cache_root
         self.slots, self.poll_seconds = max(1, slots), poll_seconds
-        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.owner = leases.process_holder(secrets.token_hex(4))
         self._wake = asyncio.Event()
         self._running: set[asyncio.Task[None]] = set()
         self._deferred: dict[int, float] = {}  # job id → when to look at it again (its key is computed elsewhere)
@@ -109,7 +98,7 @@ class JobWorker:
         now = time.monotonic()
         self._deferred = {job_id: at for job_id, at in self._deferred.items() if at > now}
         for job in job_store.open_jobs(self.registry.store):
-            if job.id in self._deferred or not (job.status == "queued" or claim_is_stale(job)):
+            if job.id in self._deferred or not leases.takeable(leases.JOBS, job):
                 continue
             if await job_store.claim(self.registry.store, job, self.owner):
                 log.info("job %d claimed: %s on %s", job.id, job.model_slug, job.task_ref)
@@ -117,9 +106,13 @@ class JobWorker:
         return None
 
     async def heartbeat(self, job_id: int) -> None:
+        """Beat until cancelled, or until the job was taken over (the new holder reports; this run's end is
+        then not recorded, and the run itself is guarded by its own claim)."""
         while True:
-            await asyncio.sleep(JOB_HEARTBEAT_SECONDS)
-            await job_store.heartbeat(self.registry.store, job_id, self.owner)
+            await asyncio.sleep(leases.HEARTBEAT_SECONDS)
+            if not await job_store.heartbeat(self.registry.store, job_id, self.owner):
+                log.warning("job %d was taken over by another worker; its end is theirs to record", job_id)
+                return
 
     def request(self, job: Job) -> EvalRequest:
         return EvalRequest(

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import Field, PrivateAttr
 
 from store import jobs as job_store
+from store import leases
 from store import proposals as proposal_store
 from store import requests as request_store
 from store import results as result_store
@@ -23,7 +24,6 @@ from store.models import Model
 from store.requests import EvaluationRequest
 from store.results import ResultFilter
 from store.tasks import Task
-from tools.evaluate import STALE_AFTER_SECONDS, heartbeat_stale, owner_alive
 from tools.refs import MODEL_NAME_SCHEMA, TASK_REF_SCHEMA, find_model, is_model_slug, model_name, resolve_task
 from tools.registry import Registry
 from tools.results import detail
@@ -159,7 +159,7 @@ def with_live_run(store: Store, response: LookupResponse) -> LookupResponse:
         run = run_store.live_run(store, slug, response._task_ref)
         if run is None:
             continue
-        stale = not owner_alive(run.owner) or heartbeat_stale(run.heartbeat_at, STALE_AFTER_SECONDS)
+        stale = leases.is_stale(run)
         progress = Progress(
             items_done=run.items_done,
             items_total=run.items_total,
