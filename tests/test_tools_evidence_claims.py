@@ -121,8 +121,10 @@ async def test_a_claim_without_shared_items_is_mapped_as_a_papers_claim_and_says
     assert (listed.maps_to, listed.maps_why) == (None, claim.mapping.reason)
 
 
-def lm_eval_row(task_name: str, dataset: str, items: int = 0) -> Evidence:
-    """An lm-eval metric as its results file gives it (task name, `dataset_path:dataset_name (split)`)."""
+def lm_eval_row(task_name: str, dataset: str, metric: str = "acc") -> Evidence:
+    """An lm-eval metric as its results file gives it (task name, `dataset_path:dataset_name (split)`), here as
+    lm-eval's own task configs name them (kormedmcqa: `dataset_path: sean0042/KorMedMCQA`, `dataset_name: doctor`,
+    `test_split: test`, metric `exact_match`)."""
     return Evidence(
         id=1,
         model_slug=SMOL.slug,
@@ -135,12 +137,12 @@ def lm_eval_row(task_name: str, dataset: str, items: int = 0) -> Evidence:
         task_version="1.0",
         dataset=dataset,
         filter="none",
-        metric="acc",
+        metric=metric,
         value=0.4,
         stderr=0.01,
         ci_low=None,
         ci_high=None,
-        n_samples=items or None,
+        n_samples=None,
         n_shot=5,
         evaluated_at="2025-01-01T00:00:00Z",
         imported_at="2025-01-01T00:00:00Z",
@@ -151,7 +153,7 @@ SMOL_MODEL = Model(slug=SMOL.slug, name=SMOL.name, type="llm", provider="hugging
 
 
 async def test_a_kormedmcqa_claim_is_not_clinicalqa_and_links_its_catalog_entry(registry: Registry) -> None:
-    row = lm_eval_row("kormedmcqa_doctor", "sean0042/KorMedMCQA:doctor (test)")
+    row = lm_eval_row("kormedmcqa_doctor", "sean0042/KorMedMCQA:doctor (test)", "exact_match")
     claim = map_evidence(registry, row, SMOL_MODEL, {}, {})
     assert claim.mapping.task is None and "KorMedMCQA" in claim.mapping.reason
     assert claim.mapping.catalog_id == "kormedmcqa" and claim.setting == "5-shot"
