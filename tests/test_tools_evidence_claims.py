@@ -210,11 +210,14 @@ async def test_the_result_page_shows_evidence_on_its_dataset_as_not_computed_her
     assert [row.task_name for row in beside] == ["clinicalqa_demo_items"]
     async with running(settings) as http:
         page = (await http.get(f"/r/{run_id}")).text
+        model_page = (await http.get("/models/baseline/majority")).text
     section = page.split('<h2 id="evidence-heading">External evidence on this dataset</h2>')[1].split("</section>")[0]
     assert "Not computed here." in section and "inspect 0.3.285" in section and "clinicalqa_demo_items" in section
     shared = beside[0].agreement[0]
     assert f"{shared.shared}: both right {shared.both_right}, only ours {shared.only_ours}" in section
     assert "mmlu_abstract_algebra" not in section
+    evidence_table = model_page.split("<h2>Evidence from other harnesses</h2>")[1]
+    assert f'a claim on <a href="/tasks/clinicalqa-upstream-demo?version=0">{DEMO}</a>' in evidence_table
 
 
 async def seed_smol(settings: Settings) -> None:

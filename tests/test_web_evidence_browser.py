@@ -1,6 +1,7 @@
 """External evidence beside our result, in Debian's Chromium: the result page of a real demo run shows the Inspect
 log imported for its model as "not computed here", with the items both share, on a phone (390×844) and a desktop
-(1280×900) without horizontal overflow or axe violation; screenshots are left in test-artifacts/ to look at."""
+(1280×900) without horizontal overflow or axe violation (the model page too, which names the task each row is a
+claim on); screenshots of the block are left in test-artifacts/ to look at."""
 
 from __future__ import annotations
 
@@ -83,6 +84,10 @@ def test_the_result_page_shows_evidence_on_its_dataset_labelled_not_computed_her
         expect(section).to_contain_text("12: both right")
         ARTIFACTS.mkdir(exist_ok=True)
         section.screenshot(path=str(ARTIFACTS / f"evidence-result-{width}.png"))
+        assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+        assert (axe_violations(page) if AXE.exists() else []) == []
+        page.goto("/models/baseline/majority")  # the model page names the task each row is a claim on
+        expect(page.get_by_role("link", name="clinicalqa-upstream-demo@0").last).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
         assert (axe_violations(page) if AXE.exists() else []) == []
     finally:
