@@ -99,6 +99,30 @@ async def test_the_reading_holds_the_evidence_as_claims_with_value_stderr_and_so
     assert found.items[0].action == "reuse"  # the model is registered: nothing to propose for it
 
 
+LM_EVAL_DUMMY = DATA / "lm-eval_dummy_results_2026-12-01T14-51-42.810551.json"
+LM_EVAL_SAMPLES = DATA / "lm-eval_dummy_samples_clinicalqa_demo_items_2026-12-01T14-51-42.810551.jsonl"
+
+
+@pytest.mark.parametrize(
+    ("results", "samples"),
+    [(LM_EVAL_DUMMY, LM_EVAL_SAMPLES), (DATA / "inspect_clinicalqa-demo-items.eval", None)],
+    ids=["lm-eval-with-samples", "inspect-eval-archive"],
+)
+async def test_per_item_outcomes_map_the_claim_to_the_task_whose_items_they_are(
+    registry: Registry, results: Path, samples: Path | None
+) -> None:
+    run_id = await demo_majority(registry)
+    await add_model(registry, SMOL)
+    imported = await import_evidence(registry, results, SMOL.slug, samples)
+    assert imported.reading_id is not None
+    (claim,) = reading.get_reading(registry, imported.reading_id).record.claims
+    assert claim.mapping.task == DEMO
+    assert (
+        claim.mapping.reason == f"12 of the file's 12 items are items of {DEMO} (matched by item id with run {run_id})"
+    )
+    assert claim.metric == "accuracy"  # lm-eval's acc and Inspect's accuracy are the same measure by name
+
+
 async def test_a_second_import_makes_no_new_reading_and_no_new_proposal(registry: Registry, settings: Settings) -> None:
     await add_model(registry, SMOL)
     first = await import_evidence(registry, LM_EVAL_MMLU, SMOL.slug)

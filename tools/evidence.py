@@ -146,21 +146,22 @@ async def import_evidence(
     rows = [replace(template, **metric.fields()) for metric in parsed.metrics]
     known = evidence_store.stored_metrics(registry.store, sha256)
     fresh = [row for row in rows if (row.task_name, row.filter, row.metric) not in known]
-    if not fresh:
+    stored: list[tuple[Evidence, int]] = []
+    reading_id, proposed = None, 0
+    if fresh:
+        outcomes = {row.task_name: dict(parsed.items.get(row.task_name, [])) for row in rows}
+        record = await record_of(registry, path.name, found, [(row, outcomes[row.task_name]) for row in rows])
+        considered = await evidence_candidates(registry, record, found, data)
+        async with registry.store.transaction() as db:
+            for row in fresh:
+                items = parsed.items.get(row.task_name, [])
+                if await evidence_store.insert_evidence(db, row, items):
+                    stored.append((row, len(items)))
+            if stored:  # else an import of the same file won the race meanwhile and made the reading
+                reading_id, proposed = await store_reading(db, actor, "read_evidence", sha256, record, considered)
+    if reading_id is None:
         earlier = proposal_store.reading_of_document(registry.store, sha256, EXTRACTOR)
-        return ImportedEvidence(
-            model=found.slug, stored=[], already_stored=len(rows), reading_id=earlier.id if earlier else None
-        )
-    outcomes = {row.task_name: dict(parsed.items.get(row.task_name, [])) for row in rows}
-    record = await record_of(registry, path.name, found, [(row, outcomes[row.task_name]) for row in rows])
-    considered = await evidence_candidates(registry, record, found, data)
-    stored = []
-    async with registry.store.transaction() as db:
-        for row in fresh:
-            items = parsed.items.get(row.task_name, [])
-            if await evidence_store.insert_evidence(db, row, items):
-                stored.append((row, len(items)))
-        reading_id, proposed = await store_reading(db, actor, "read_evidence", sha256, record, considered)
+        reading_id = earlier.id if earlier else None
     by_key = {
         (e.task_name, e.filter, e.metric): e for e in evidence_store.evidence_of_model(registry.store, found.slug)
     }
