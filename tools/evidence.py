@@ -111,10 +111,8 @@ def to_row(
     evidence: Evidence, items: int, agreements: list[Agreement] | None = None, mapping: TaskMapping | None = None
 ) -> EvidenceRow:
     values = {name: getattr(evidence, name) for name in EvidenceRow.model_fields if name not in COMPUTED}
-    row = EvidenceRow(**values, items=items, agreement=agreements or [])
-    if mapping is not None:
-        row.maps_to, row.maps_why = mapping.task, mapping.reason
-    return row
+    maps_to, maps_why = (mapping.task, mapping.reason) if mapping is not None else (None, "")
+    return EvidenceRow(**values, items=items, agreement=agreements or [], maps_to=maps_to, maps_why=maps_why)
 
 
 def agreements(items: Mapping[str, bool], results: list[tuple[Result, Mapping[str, bool]]]) -> list[Agreement]:

@@ -69,15 +69,23 @@ async def read_outcomes_off_loop(registry: Registry, results: Iterable[Result]) 
     return await asyncio.to_thread(lambda: [outcomes_of(registry, result) for result in wanted])
 
 
+def run_of_task(registry: Registry, slug: str, version: int) -> Result | None:
+    """The newest complete run of a task version (every complete run scores the same items), else its newest
+    partial one."""
+    for partial in (False, True):
+        where = ResultFilter(task_slug=slug, task_version=version, status=None, include_partial=partial)
+        found = result_store.search_results(registry.store, where, limit=1)
+        if found:
+            return found[0]
+    return None
+
+
 async def scored_items(registry: Registry) -> dict[str, tuple[str, frozenset[str]]]:
-    """Per task version, the run that scored the most items there and those items' ids (for mapping by item id)."""
-    best: dict[str, Result] = {}
-    for result in result_store.search_results(registry.store, ResultFilter(status=None, include_partial=True)):
-        if result.task_ref not in best or result.predictions_rows > best[result.task_ref].predictions_rows:
-            best[result.task_ref] = result
-    outcomes = await read_outcomes_off_loop(registry, best.values())
-    found = {ref: (r.run_id, frozenset(ids)) for (ref, r), ids in zip(best.items(), outcomes, strict=True)}
-    return {ref: entry for ref, entry in found.items() if entry[1]}
+    """Per task version with a run, that run and the ids of the items it scored (for mapping by item id)."""
+    runs = [run_of_task(registry, task.slug, task.version) for task in task_store.list_tasks(registry.store)]
+    chosen = [run for run in runs if run is not None]
+    outcomes = await read_outcomes_off_loop(registry, chosen)
+    return {run.task_ref: (run.run_id, frozenset(ids)) for run, ids in zip(chosen, outcomes, strict=True) if ids}
 
 
 def spaced(name: str) -> str:
