@@ -40,6 +40,7 @@ from tools.registry import Registry
 EXTRACTOR = "evidence"
 CLAIMANT = "the imported evidence"  # how a run proposal's reason names where its claim came from
 SEPARATORS = re.compile(r"[_\s]+")
+FRACTION_METRICS = frozenset({"acc_norm", "mc1", "mc2"})  # lm-eval's normalised and TruthfulQA accuracies
 POSITIONAL = re.compile(r"^\d+$")  # lm-eval's doc_id when a document has no id of its own: a row number, not an item
 
 
@@ -124,7 +125,8 @@ def sentence_of(row: Evidence) -> str:
 
 def claim_of(row: Evidence, model: Model) -> ExtractedClaim:
     metric = canonical_metric(row.metric)
-    fraction = metric in BOUNDED_METRICS and 0.0 <= row.value <= 1.0
+    bounded = metric.replace("_", " ") in BOUNDED_METRICS or metric in FRACTION_METRICS
+    fraction = bounded and 0.0 <= row.value <= 1.0
     both = row.ci_low is not None and row.ci_high is not None
     return ExtractedClaim(
         model=model.slug,
