@@ -8,14 +8,19 @@ from typing import Any
 
 import orjson
 
+from server.cli_review import with_actor
 from server.cli_support import add_settings, run_with_registry
 from server.settings import Settings
 from tools.evidence import ListEvidenceQuery, import_evidence, list_evidence
 
 
 def evidence_import(args: argparse.Namespace, settings: Settings) -> int:
-    imported = run_with_registry(
-        settings, lambda registry: import_evidence(registry, args.file, args.model, args.samples)
+    imported = with_actor(
+        settings,
+        args,
+        lambda registry, who: import_evidence(
+            registry, args.file, args.model, args.samples, actor=who, data=settings.data
+        ),
     )
     if args.json:
         print(orjson.dumps(imported.model_dump(mode="json")).decode())
@@ -25,6 +30,11 @@ def evidence_import(args: argparse.Namespace, settings: Settings) -> int:
         print(f"{imported.model}: {row.harness} {row.task_name} {row.metric} ({row.filter}) = {row.value:g}{items}")
     if imported.already_stored:
         print(f"{imported.already_stored} metrics of this file were stored already (unchanged)")
+    if imported.reading_id is not None:
+        print(
+            f"reading {imported.reading_id}: the evaluator agent read it as claims; {imported.proposed} new review "
+            "item(s) (benchtoward review queue)"
+        )
     return 0
 
 
@@ -47,10 +57,13 @@ def add_evidence_commands(commands: Any) -> None:
     import_parser.add_argument("--model", required=True, help="BenchToward model slug or provider model id.")
     import_parser.add_argument("--samples", type=Path, default=None, help="lm-eval's samples_<task>_*.jsonl.")
     import_parser.add_argument("--json", action="store_true", help="Print what was stored as JSON.")
-    add_settings(import_parser, ["db", "log_level"])
+    import_parser.add_argument(
+        "--as", dest="as_maintainer", default=None, help="Record the import as this maintainer (default cli:<user>)."
+    )
+    add_settings(import_parser, ["db", "artifacts", "data", "log_level"])
     import_parser.set_defaults(handler=evidence_import)
 
     list_parser = evidence_commands.add_parser("list", help="Print a model's external evidence as JSON.")
     list_parser.add_argument("--model", required=True)
-    add_settings(list_parser, ["db", "log_level"])
+    add_settings(list_parser, ["db", "artifacts", "log_level"])
     list_parser.set_defaults(handler=evidence_list)

@@ -71,3 +71,9 @@ def evidence_of_model(store: Store, model_slug: str) -> list[Evidence]:
 def evidence_items(store: Store, evidence_id: int) -> dict[str, bool]:
     rows = store.read("SELECT item_id, correct FROM evidence_items WHERE evidence_id = ?", (evidence_id,))
     return {str(row["item_id"]): bool(row["correct"]) for row in rows}
+
+
+def stored_metrics(store: Store, file_sha256: str) -> set[tuple[str, str, str]]:
+    """(task, filter, metric) of every metric of one file already stored, for any model."""
+    rows = store.read("SELECT task_name, filter, metric FROM evidence WHERE file_sha256 = ?", (file_sha256,))
+    return {(str(row["task_name"]), str(row["filter"]), str(row["metric"])) for row in rows}

@@ -74,6 +74,15 @@ def list_readings(store: Store, limit: int) -> list[Reading]:
     return [Reading(**dict(row)) for row in rows]
 
 
+def reading_of_document(store: Store, sha256: str, extractor: str) -> Reading | None:
+    """The latest reading of one document by one extractor (an evidence file is read once)."""
+    row = store.read_one(
+        f"SELECT {READING_COLUMNS} FROM paper_readings WHERE sha256 = ? AND extractor = ? ORDER BY id DESC LIMIT 1",
+        (sha256, extractor),
+    )
+    return Reading(**dict(row)) if row else None
+
+
 def from_row(row: sqlite3.Row) -> Proposal:
     return Proposal(**dict(row))
 

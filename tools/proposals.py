@@ -264,14 +264,16 @@ def claim_summary(claim: Claim) -> str:
     return f"{claim.dataset or 'an unnamed dataset'}{subset}{value}"
 
 
-def run_reason(subject: Subject, task: Task, claims: list[Claim], data_note: str) -> tuple[str, str]:
-    """Why this run is proposed, and the excerpt behind it."""
+def run_reason(
+    subject: Subject, task: Task, claims: list[Claim], data_note: str, claimant: str = "the text"
+) -> tuple[str, str]:
+    """Why this run is proposed, and the excerpt behind it (`claimant`: where the claims come from)."""
     mapped = [c for c in claims if c.mapping.task == task.ref]
     demo = " (a demo task: its numbers are not scores on a real dataset)" if task.demo else ""
     if mapped:
         claim = mapped[0]
         reason = (
-            f"the text claims{' ' + claim.setting if claim.setting else ''} {claim_summary(claim)}, which "
+            f"{claimant} claims{' ' + claim.setting if claim.setting else ''} {claim_summary(claim)}, which "
             f"maps to {task.ref}: {claim.mapping.reason}; this run checks it under the task's fixed definition"
         )
         return (reason + demo + data_note)[:MAX_REASON], claim.evidence
@@ -329,14 +331,20 @@ async def existing_result(registry: Registry, model: Model | None, task: Task, k
 
 
 async def run_candidate(
-    registry: Registry, subject: Subject, task: Task, claims: list[Claim], data: Path | None
+    registry: Registry,
+    subject: Subject,
+    task: Task,
+    claims: list[Claim],
+    data: Path | None,
+    *,
+    claimant: str = "the text",
 ) -> Candidate:
     model = subject.registered
     version = model.version if model is not None else subject.version
     model_id = default_model_id(model) if model is not None else subject.provider_model_id
     slug = model.slug if model is not None else subject.slug
     inputs, key = chat_run_key(slug, version, task, model_id)
-    reason, excerpt = run_reason(subject, task, claims, data_note(task, data))
+    reason, excerpt = run_reason(subject, task, claims, data_note(task, data), claimant)
     item = ProposedItem(
         action="proposed",
         kind="run",

@@ -11,6 +11,7 @@ import socket
 from pathlib import Path, PurePosixPath
 from urllib.parse import urljoin, urlsplit
 
+import aiosqlite
 import httpx
 import orjson
 from pydantic import Field
@@ -26,7 +27,7 @@ from tools.audit import append
 from tools.catalog import catalog_entry_for
 from tools.errors import BadDocument, BadRequest, Conflict, ExtractorFailed, FetchFailed, NotFound, PayloadTooLarge
 from tools.maintainers import Actor
-from tools.proposals import ProposedItem, candidates, outcome_json
+from tools.proposals import Candidate, ProposedItem, candidates, outcome_json
 from tools.registry import Registry
 from tools.schemas import ROW_ID_MAX, Shape
 
@@ -117,32 +118,35 @@ async def read_and_propose(
     record = link_catalog(registry.store, await read_record(content, name, llm, registry.sandbox))
     found = await candidates(registry, record, data)
     sha256 = hashlib.sha256(content).hexdigest()
-    items: list[ProposedItem] = []
     async with registry.store.transaction() as db:
-        reading_id = await proposal_store.insert_reading(
-            db, sha256, record.source, record.extractor, record.model_dump_json(), actor.name
-        )
-        for candidate in found:
-            item = candidate.item
-            if candidate.new is not None:
-                new_id = await proposal_store.insert_proposal(db, reading_id, candidate.new)
-                status = "pending" if new_id is not None else "proposed meanwhile"
-                action = "proposed" if new_id is not None else "already_proposed"
-                item = item.model_copy(update={"proposal_id": new_id, "proposal_status": status, "action": action})
-            items.append(item)
-        await proposal_store.set_outcome(db, reading_id, outcome_json(items))
-        proposed = sum(1 for item in items if item.action == "proposed")
-        await append(
-            db,
-            actor,
-            "read_paper",
-            f"reading:{reading_id}",
-            "",
-            {"source": record.source, "sha256": sha256, "proposed": proposed},
-        )
+        reading_id, proposed = await store_reading(db, actor, "read_paper", sha256, record, found)
     reading = proposal_store.get_reading(registry.store, reading_id)
     assert reading is not None
     return reading_of(registry, reading, proposed)
+
+
+async def store_reading(
+    db: aiosqlite.Connection, actor: Actor, action: str, sha256: str, record: PaperRecord, found: list[Candidate]
+) -> tuple[int, int]:
+    """Store a reading, its new proposals and its audit entry inside the caller's transaction: (its id, how many
+    review items it created). A proposal whose key is taken meanwhile is `already_proposed`."""
+    reading_id = await proposal_store.insert_reading(
+        db, sha256, record.source, record.extractor, record.model_dump_json(), actor.name
+    )
+    items: list[ProposedItem] = []
+    for candidate in found:
+        item = candidate.item
+        if candidate.new is not None:
+            new_id = await proposal_store.insert_proposal(db, reading_id, candidate.new)
+            status = "pending" if new_id is not None else "proposed meanwhile"
+            action_taken = "proposed" if new_id is not None else "already_proposed"
+            item = item.model_copy(update={"proposal_id": new_id, "proposal_status": status, "action": action_taken})
+        items.append(item)
+    await proposal_store.set_outcome(db, reading_id, outcome_json(items))
+    proposed = sum(1 for item in items if item.action == "proposed")
+    details = {"source": record.source, "sha256": sha256, "proposed": proposed}
+    await append(db, actor, action, f"reading:{reading_id}", "", details)
+    return reading_id, proposed
 
 
 def get_reading(registry: Registry, reading_id: int) -> PaperReading:

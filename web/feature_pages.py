@@ -136,6 +136,7 @@ async def result_context(registry: Registry, detail: ResultDetail, request: Requ
         "items_base": items_base(detail.run_id, items),
         "tokens": token_figures(detail.versions),
         "versions": human_versions(detail.versions, detail.config),
+        "evidence": await evidence.evidence_beside(registry, stored),
     }
 
 
