@@ -21,6 +21,7 @@ from pydantic import Field
 from evaluator import stats
 from evaluator.clinicalqa import items as item_files
 from evaluator.clinicalqa.rules import DataRules, default_data_path
+from evaluator.kinds import Section
 from evaluator.specs import TaskMeta, TaskSpec, load_task_files
 from store.results import Result
 from tools.registry import Registry
@@ -139,26 +140,27 @@ def predictions_table(registry: Registry, result: Result) -> pa.Table:
     return registry.remember(key, lambda: pq.read_table(path).sort_by("instance_id"))
 
 
-async def result_insights(registry: Registry, result: Result, kind: str) -> Insights:
+async def result_insights(registry: Registry, result: Result, sections: frozenset[Section]) -> Insights:
+    """The insight `sections` a result's task kind shows (its `Display`), computed once per predictions file."""
     key = ("insights", result.run_id, result.predictions_sha256)
     cached: Insights | None = registry.cache.peek(registry.store, key)
     if cached is not None:
         return cached
     meta, spec = task_meta(registry, result.task_ref), shipped_spec(registry, result.task_ref)
     items_public = bool(meta and meta.items_public)
-    insights = await asyncio.to_thread(compute_insights, registry, result, kind, meta, spec)
+    insights = await asyncio.to_thread(compute_insights, registry, result, sections, meta, spec)
     insights = Insights(insights.categories, insights.roc, items_public)
     registry.cache.put(registry.store, key, insights)
     return insights
 
 
 def compute_insights(
-    registry: Registry, result: Result, kind: str, meta: TaskMeta | None, spec: TaskSpec | None
+    registry: Registry, result: Result, sections: frozenset[Section], meta: TaskMeta | None, spec: TaskSpec | None
 ) -> Insights:
     table = predictions_table(registry, result)
-    if kind == "binary_timeseries":
+    if "roc" in sections:
         return Insights(None, roc_curve(table), False)
-    if meta is None or spec is None or meta.item_category is None:
+    if "categories" not in sections or meta is None or spec is None or meta.item_category is None:
         return Insights(None, None, False)
     texts = item_texts(registry, spec, meta.item_category)
     ids = table.column("instance_id").to_pylist()
