@@ -11,11 +11,12 @@ What is specific to a task's kind (data, instances, inputs, scoring, predictions
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from typing import Any
 
 from evaluator import runner
 from evaluator.adapters import AdapterError
-from evaluator.kinds import DataProblem, Source, TaskKind
+from evaluator.kinds import Source, TaskKind
 from evaluator.predictions import FILE_NAME
 from evaluator.runkey import run_id as run_id_of
 from evaluator.runkey import run_key as run_key_of
@@ -25,8 +26,7 @@ from store import results as result_store
 from store import runs as run_store
 from store.tasks import Task
 from tools.bundles import store_result
-from tools.errors import BadRequest
-from tools.eval_outputs import PredictionsNotWritten, bundle_for, compute, write_predictions_file
+from tools.eval_outputs import PredictionsNotWritten, bundle_for, compute, off_loop, write_predictions_file
 from tools.eval_plan import (
     EvalOutcome,
     EvalRequest,
@@ -87,17 +87,14 @@ def existing_outcome(registry: Registry, key: str) -> EvalOutcome | None:
 async def open_source(kind: TaskKind, request: EvalRequest, spec: TaskSpec, registry: Registry) -> Source:
     """The kind's checked view of the data (off the loop); an unreadable or differing folder is a BadRequest."""
     data = data_location(registry, request, spec)
-    try:
-        return await asyncio.to_thread(kind.open, data, spec, limit=request.limit, allow_partial=request.allow_partial)
-    except DataProblem as problem:
-        raise BadRequest(str(problem)) from None
+    return await off_loop(partial(kind.open, data, spec, limit=request.limit, allow_partial=request.allow_partial))
 
 
 async def run_key_for(request: EvalRequest, plan: Plan, task: Task, source: Source) -> tuple[dict[str, Any], str]:
     """The run-key inputs and the key. Listing instances may take seconds (windowing a cohort): only a partial
     run, whose key names its instance set, lists them before the claim."""
-    partial = not source.complete or request.limit is not None
-    ids = await asyncio.to_thread(source.instance_ids) if partial else []
+    is_partial = not source.complete or request.limit is not None
+    ids = await off_loop(source.instance_ids) if is_partial else []
     inputs = run_key_inputs(
         model_slug=plan.model.slug,
         model_version=plan.model.version,
