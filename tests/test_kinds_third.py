@@ -17,7 +17,7 @@ import pytest
 from asgi_lifespan import LifespanManager
 
 from evaluator.kinds import BUILTIN_KINDS, Kinds, with_kinds
-from evaluator.specs import DatasetRecord, TaskFile
+from evaluator.specs import DatasetRecord, TaskFile, load_task_files
 from server.app import build_app
 from server.settings import Settings
 from store import Store
@@ -29,7 +29,9 @@ from tests.short_answer_kind import ShortAnswer, matches, read_questions
 from tools import data_check
 from tools.errors import BadRequest
 from tools.evaluate import EvalRequest, evaluate
+from tools.maintainers import Actor
 from tools.models import ModelSpec, add_model
+from tools.publishing import NewTaskVersion, add_task_version
 from tools.registry import Registry
 from tools.seed import dataset_row, sync_specs, task_row
 
@@ -158,3 +160,38 @@ async def test_a_chat_model_answers_a_third_kind_through_the_same_core(registry:
     assert outcome.outcome == "computed" and outcome.result is not None and outcome.calls == 24
     accuracy = next(m for m in outcome.result.metrics if m.name == "accuracy")
     assert accuracy.value == pytest.approx(12 / 24, abs=1e-12)  # normalised exact match: case, space, period
+
+
+async def test_a_third_kind_refuses_differing_or_unreadable_data_with_a_clear_error_and_runs_it_partial_when_asked(
+    registry: Registry, tmp_path: Path
+) -> None:
+    await add_test_model(registry)
+    fewer = tmp_path / "fewer"
+    fewer.mkdir()
+    lines = (DATA / "items.jsonl").read_bytes().splitlines()
+    (fewer / "items.jsonl").write_bytes(b"\n".join(lines[:-4]) + b"\n")
+    with pytest.raises(BadRequest, match="count: 20 items, the spec declares 24"):
+        await evaluate(registry, request(data=fewer))
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "items.jsonl").write_bytes(lines[0] + b"\n{not json\n")
+    with pytest.raises(BadRequest, match="cannot read short-answer-demo@0 data"):
+        await evaluate(registry, request(data=broken))
+    outcome = await evaluate(registry, request(data=fewer, allow_partial=True))
+    assert outcome.result is not None and outcome.result.partial and outcome.result.n == 20
+    assert outcome.result.key["config"]["partial"] is True
+
+
+async def test_every_shipped_task_names_a_shipped_kind_and_a_task_file_of_an_unknown_kind_is_refused(
+    registry: Registry,
+) -> None:
+    assert {f.spec.kind for f in load_task_files()} <= set(BUILTIN_KINDS)
+    shipped_only = Registry(store=registry.store, public_url=registry.public_url, artifacts_dir=registry.artifacts_dir)
+    body = orjson.loads((FIXTURES / "tasks" / f"{TASK}.json").read_bytes())
+    body["spec"]["task"] = "short-answer-demo@1"
+    change = NewTaskVersion(task_file=body, note="a second version")
+    with pytest.raises(BadRequest, match="unknown task kind 'short_answer'"):
+        await add_task_version(shipped_only, Actor("tester"), change)
+    assert task_store.get_task(registry.store, "short-answer-demo", 1) is None  # nothing stored
+    added = await add_task_version(registry, Actor("tester"), change)
+    assert (added.task, added.kind, added.status) == ("short-answer-demo@1", "short_answer", "building")
