@@ -5,8 +5,10 @@ through the real harness end to end: eval → stored result with a bootstrap int
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx
@@ -23,9 +25,10 @@ from server.settings import Settings
 from store import Store
 from store import datasets as dataset_store
 from store import tasks as task_store
-from tests.conftest import PUBLIC_URL
+from tests.conftest import PUBLIC_URL, LiveServer
 from tests.fake_llm import FakeLLM, Reply, Script
 from tests.short_answer_kind import ShortAnswer, matches, read_questions
+from tests.test_web_browser import CHROMIUM, LAUNCH_ARGS, PERSON
 from tools import data_check
 from tools.errors import BadRequest
 from tools.evaluate import EvalRequest, evaluate
@@ -52,8 +55,8 @@ def kinds_with_short_answer() -> Kinds:
     return with_kinds(ShortAnswer())
 
 
-@pytest.fixture
-async def registry(settings: Settings) -> AsyncIterator[Registry]:
+@asynccontextmanager
+async def short_answer_registry(settings: Settings) -> AsyncIterator[Registry]:
     """The shipped specs plus the test kind's task, in a real SQLite file; the registry knows the test kind."""
     store = await Store.open(settings.db)
     await sync_specs(store)
@@ -69,6 +72,12 @@ async def registry(settings: Settings) -> AsyncIterator[Registry]:
         )
     finally:
         await store.close()
+
+
+@pytest.fixture
+async def registry(settings: Settings) -> AsyncIterator[Registry]:
+    async with short_answer_registry(settings) as registry:
+        yield registry
 
 
 def request(**overrides: object) -> EvalRequest:
@@ -110,8 +119,9 @@ async def test_a_third_kind_runs_end_to_end_to_a_stored_result_with_a_bootstrap_
     accuracy = next(m for m in result.metrics if m.name == "accuracy")
     assert accuracy.value == pytest.approx(np.mean(list(implied.values())), abs=1e-12)
     assert 0 < sum(implied.values()) < len(implied)  # some right, some wrong: the interval has width
-    assert accuracy.ci_low is not None and accuracy.ci_high is not None
-    assert accuracy.ci_low < accuracy.value < accuracy.ci_high
+    low, value, high = accuracy.ci_low, accuracy.value, accuracy.ci_high
+    assert low is not None and value is not None and high is not None
+    assert low < value < high
     assert (result.bootstrap.unit, result.bootstrap.n_units, result.bootstrap.replicates) == ("group", 8, 500)
     assert not result.partial and result.status == "published" and result.n == 24
     table = pq.read_table(registry.predictions_path(f"{result.run_id}/predictions.parquet"))
@@ -195,3 +205,34 @@ async def test_every_shipped_task_names_a_shipped_kind_and_a_task_file_of_an_unk
     assert task_store.get_task(registry.store, "short-answer-demo", 1) is None  # nothing stored
     added = await add_task_version(registry, Actor("tester"), change)
     assert (added.task, added.kind, added.status) == ("short-answer-demo@1", "short_answer", "building")
+
+
+async def evaluated(settings: Settings) -> str:
+    """A fresh store holding the test kind's published result; its run id."""
+    async with short_answer_registry(settings) as registry:
+        await add_test_model(registry)
+        return (await evaluate(registry, request())).run_id
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is not installed (make test installs it as root)")
+def test_a_third_kind_result_page_and_board_render_in_chromium_on_a_phone(settings: Settings) -> None:
+    from playwright.sync_api import sync_playwright
+
+    run_id = asyncio.run(evaluated(settings))
+    wrong = sorted(i for i, right in expected_correct().items() if not right)
+    with LiveServer(settings, kinds=kinds_with_short_answer()) as server, sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
+        try:
+            page = chromium.new_page(base_url=server.url, user_agent=PERSON, viewport={"width": 390, "height": 844})
+            page.goto(f"/r/{run_id}?wrong=1")
+            shown = page.locator("ol.items > li").all_inner_texts()
+            overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            page.goto("/tasks/short-answer-demo")
+            board = page.locator("main").inner_text()
+        finally:
+            chromium.close()
+    assert len(shown) == len(wrong) and all(i in text for i, text in zip(wrong, shown, strict=True)), shown
+    assert overflow <= 0
+    assert MODEL in board or "Dose calculator" in board
