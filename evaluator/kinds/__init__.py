@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from evaluator.kinds.base import DataProblem, DataReport, Display, Section, Source, TaskKind
+from evaluator.kinds.base import DataProblem, DataReport, Display, ItemText, Section, Source, TaskKind
 from evaluator.kinds.binary_timeseries import BinaryTimeseries
 from evaluator.kinds.mcq import MultipleChoice
 
@@ -50,6 +50,7 @@ __all__ = [
     "DataProblem",
     "DataReport",
     "Display",
+    "ItemText",
     "Kinds",
     "Section",
     "Source",

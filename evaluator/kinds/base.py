@@ -52,6 +52,16 @@ class DataReport:
 
 
 @dataclass(frozen=True)
+class ItemText:
+    """An item's text as a page or an export shows it (only for data that ships with BenchToward)."""
+
+    question: str
+    exam: str
+    options: tuple[str, ...]
+    category: str | None
+
+
+@dataclass(frozen=True)
 class Display:
     """What a result page of this kind shows: the kind's name for people and which insight sections apply
     (`items`: the paged item table; `categories`: accuracy per item category; `roc`: ROC curve and operating
@@ -80,6 +90,11 @@ class TaskKind(ABC):
     def default_data(self, spec: TaskSpec) -> Path | None:
         """Where the task's data ships with BenchToward (demo data), or None."""
         return None
+
+    def item_texts(self, spec: TaskSpec, category_field: str | None) -> dict[str, ItemText]:
+        """The texts of the items that ship with BenchToward for `spec`, by instance id (empty when none ship);
+        `category_field`: the source field naming an item's category (the task file's `meta.item_category`)."""
+        return {}
 
     @abstractmethod
     def open(self, data: Path, spec: TaskSpec, *, limit: int | None, allow_partial: bool) -> Source:

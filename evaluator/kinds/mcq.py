@@ -15,7 +15,9 @@ import pyarrow as pa
 
 from evaluator import clinicalqa, stats
 from evaluator.adapters import ItemOutput
-from evaluator.kinds.base import DataProblem, DataReport, Display, Source, TaskKind
+from evaluator.clinicalqa import items as item_files
+from evaluator.clinicalqa.rules import DataRules
+from evaluator.kinds.base import DataProblem, DataReport, Display, ItemText, Source, TaskKind
 from evaluator.predictions import instance_set_hash
 from evaluator.runner import Computation, Prompt, bootstrap
 from evaluator.specs import TaskSpec
@@ -72,6 +74,24 @@ class MultipleChoice(TaskKind):
 
     def default_data(self, spec: TaskSpec) -> Path | None:
         return clinicalqa.default_data_path(spec)
+
+    def item_texts(self, spec: TaskSpec, category_field: str | None) -> dict[str, ItemText]:
+        path = clinicalqa.default_data_path(spec)
+        if path is None or not path.exists():
+            return {}
+        rules = DataRules.from_spec(spec)
+        files = item_files.find_data_files(path, rules.split, [f.path for f in rules.files])
+        texts = {}
+        for record in item_files.select_records(item_files.read_records(files), rules.where):
+            item = item_files.parse_item(record, rules.id_fields)
+            category = record.fields.get(category_field) if category_field else None
+            texts[item.instance_id] = ItemText(
+                question=item.question,
+                exam=item.exam,
+                options=tuple(item.options),
+                category=str(category).strip() or None if category is not None else None,
+            )
+        return texts
 
     def open(self, data: Path, spec: TaskSpec, *, limit: int | None, allow_partial: bool) -> Questions:
         try:
