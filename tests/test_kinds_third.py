@@ -236,3 +236,11 @@ def test_a_third_kind_result_page_and_board_render_in_chromium_on_a_phone(settin
     assert len(shown) == len(wrong) and all(i in text for i, text in zip(wrong, shown, strict=True)), shown
     assert overflow <= 0
     assert MODEL in board or "Dose calculator" in board
+
+
+async def test_the_kinds_decide_which_models_may_run_a_task(registry: Registry) -> None:
+    with pytest.raises(BadRequest, match="baseline/majority is a baseline for mcq tasks, not for short-answer-demo@0"):
+        await evaluate(registry, request(model="baseline/majority", command=None))
+    chat = EvalRequest(model="acme/chatty-2", task="vitaldb-ioh-synthetic@0", endpoint="http://127.0.0.1:9")
+    with pytest.raises(BadRequest, match=r"binary_timeseries task .*a chat endpoint cannot answer it"):
+        await evaluate(registry, chat)

@@ -105,7 +105,9 @@ async def plan_model(registry: Registry, request: EvalRequest, task: Task) -> Pl
         raise BadRequest(f"{model.slug} has no endpoint: pass --endpoint URL (or --command CMD)")
     kind = registry.kind(task.kind)
     if not kind.answers_chat:
-        raise BadRequest(f"{task.ref} is a {kind.display.label} task; a chat endpoint cannot answer it (use --command)")
+        raise BadRequest(
+            f"{task.ref} is a {kind.name} task ({kind.display.label}); a chat endpoint cannot answer it (use --command)"
+        )
     model_id = request.model_id or default_model_id(model)
     endpoint = EndpointConfig(
         base_url=base_url,
