@@ -1,4 +1,4 @@
-"""The per-item predictions file: one explicit Arrow schema per task kind, written atomically.
+"""The per-item predictions file: written atomically under its task kind's Arrow schema (evaluator/kinds).
 
 A predictions file is written to a temporary path beside its destination, flushed to disk and moved into
 place with `os.replace`, so a reader sees either no file or the whole file; its sha256 is returned so
@@ -19,41 +19,12 @@ import pyarrow.parquet as pq
 
 from evaluator.canonical import canonical_hash, file_sha256
 
-MCQ_SCHEMA = pa.schema(
-    [
-        pa.field("instance_id", pa.string(), nullable=False),
-        pa.field("unit_id", pa.string(), nullable=False),
-        pa.field("label", pa.string(), nullable=False),
-        pa.field("prediction", pa.string()),
-        pa.field("correct", pa.bool_(), nullable=False),
-        pa.field("parsed", pa.bool_(), nullable=False),
-        pa.field("raw_output", pa.string()),
-        pa.field("prompt_tokens", pa.int64()),
-        pa.field("completion_tokens", pa.int64()),
-        pa.field("latency_ms", pa.float64()),
-    ]
-)
-
-BINARY_SCHEMA = pa.schema(
-    [
-        pa.field("instance_id", pa.string(), nullable=False),
-        pa.field("unit_id", pa.string(), nullable=False),
-        pa.field("label", pa.int8(), nullable=False),
-        pa.field("score", pa.float64(), nullable=False),
-    ]
-)
-
-SCHEMAS: dict[str, pa.Schema] = {"mcq": MCQ_SCHEMA, "binary_timeseries": BINARY_SCHEMA}
 FILE_NAME = "predictions.parquet"
 
 
-def schema_for(kind: str) -> pa.Schema:
-    return SCHEMAS[kind]
-
-
-def write_predictions(path: Path, kind: str, columns: dict[str, list[Any]]) -> str:
-    """Write `columns` under the kind's schema to `path` atomically; return the file's sha256."""
-    table = pa.Table.from_pydict(columns, schema=schema_for(kind))
+def write_predictions(path: Path, schema: pa.Schema, columns: dict[str, list[Any]]) -> str:
+    """Write `columns` under the kind's `schema` to `path` atomically; return the file's sha256."""
+    table = pa.Table.from_pydict(columns, schema=schema)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -118,10 +89,9 @@ def process_alive(pid: int) -> bool:
     return True
 
 
-def read_predictions(path: Path, kind: str) -> pa.Table:
+def read_predictions(path: Path, kind: str, expected: pa.Schema) -> pa.Table:
     """Read a predictions file and check that it has exactly the kind's schema."""
     table = pq.read_table(path)
-    expected = schema_for(kind)
     if not table.schema.equals(expected):
         raise ValueError(f"predictions schema differs from the {kind} schema: {table.schema} != {expected}")
     return table

@@ -21,7 +21,7 @@ from evaluator.canonical import canonical_hash
 SPEC_DIR = Path(__file__).parent / "specs"
 TASK_REF = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]{0,63})@(?P<version>[0-9]{1,6})$")
 
-TaskKind = Literal["mcq", "binary_timeseries"]
+KIND_NAME = r"^[a-z][a-z0-9_]{0,39}$"  # a task kind (evaluator/kinds: mcq, binary_timeseries, ...)
 TaskStatus = Literal["building", "in_review", "published"]
 
 
@@ -50,7 +50,7 @@ class TaskSpec(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True)
 
     task: str = Field(pattern=TASK_REF.pattern)
-    kind: TaskKind
+    kind: str = Field(pattern=KIND_NAME)
     dataset: dict[str, Any]
     metrics: list[dict[str, Any]]
     primary_metric: str

@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from evaluator.kinds import BUILTIN_KINDS, Kinds
 from server.api import api_routes, json_response
 from server.capabilities import OPERATIONS
 from server.cli_support import clean_artifacts
@@ -105,7 +106,8 @@ async def refuse_mcp_stream(request: Request) -> Response:
     raise HTTPException(405, headers={"Allow": "POST"})
 
 
-def build_app(settings: Settings) -> Starlette:
+def build_app(settings: Settings, kinds: Kinds = BUILTIN_KINDS) -> Starlette:
+    """The app over `settings`. `kinds`: the task kinds it serves (the shipped ones; a test may add its own)."""
     runtime = Runtime(settings)
     mcp = build_mcp(runtime)
     mcp_app = mcp.streamable_http_app(
@@ -127,6 +129,7 @@ def build_app(settings: Settings) -> Starlette:
                 artifacts_dir=settings.artifacts_dir,
                 endpoints=EndpointPolicy.from_settings(settings.endpoint_key_envs, settings.endpoint_hosts),
                 source_reader=None if settings.offline else source_reader(runtime.paper_llm),
+                kinds=kinds,
             )
             runtime.start(registry, load_secret(settings.secret_file))
             await runtime.visitor_keys.refresh(store)  # today's and tomorrow's visitor keys, older ones deleted

@@ -14,6 +14,7 @@ import pytest
 import uvicorn
 from asgi_lifespan import LifespanManager
 
+from evaluator.kinds import BUILTIN_KINDS, Kinds
 from server.app import build_app
 from server.http_limits import uvicorn_options
 from server.settings import Settings
@@ -91,14 +92,14 @@ def free_port() -> int:
 class LiveServer:
     """A real uvicorn serving the app on 127.0.0.1, in a thread; stopped at teardown."""
 
-    def __init__(self, settings: Settings, public_url: str | None = None) -> None:
+    def __init__(self, settings: Settings, public_url: str | None = None, kinds: Kinds = BUILTIN_KINDS) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         overrides = {"host": "127.0.0.1", "port": self.port, "public_url": public_url or self.url}
         self.settings = Settings(**{**vars(settings), **overrides})
         options = {**uvicorn_options(self.settings), "log_level": "warning"}  # as `benchtoward serve` runs it,
         del options["log_config"]  # but leaving the test process's own logging (pytest's capture) as it is
-        config = uvicorn.Config(build_app(self.settings), **options)
+        config = uvicorn.Config(build_app(self.settings, kinds=kinds), **options)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

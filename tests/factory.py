@@ -16,6 +16,7 @@ import orjson
 
 from evaluator import stats
 from evaluator.canonical import file_sha256
+from evaluator.kinds import BUILTIN_KINDS
 from evaluator.predictions import FILE_NAME, instance_set_hash, write_predictions
 from evaluator.runkey import run_key, run_key_inputs
 from evaluator.specs import TaskFile, TaskSpec, load_task_files
@@ -107,7 +108,7 @@ def write_bundle(
     rng = stats.rng_from_key(key)
     columns = mcq_columns(rng, n, quality) if spec.kind == "mcq" else binary_columns(rng, n, quality)
     directory.mkdir(parents=True, exist_ok=True)
-    sha256 = write_predictions(directory / FILE_NAME, spec.kind, columns)
+    sha256 = write_predictions(directory / FILE_NAME, BUILTIN_KINDS[spec.kind].schema, columns)
     units = stats.factorize_units(np.array(columns["unit_id"]))
     names = [m["name"] for m in spec.metrics]
     if spec.kind == "mcq":

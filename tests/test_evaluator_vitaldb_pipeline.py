@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from evaluator.kinds.binary_timeseries import BINARY_SCHEMA
 from evaluator.predictions import read_predictions, write_predictions
 from evaluator.specs import load_task_files
 from evaluator.vitaldb.cases import is_test_subject
@@ -126,8 +127,8 @@ def test_baseline_predictions_fit_the_binary_predictions_schema(tmp_path: Path) 
     for model in ("prevalence", "last-map", "logistic"):
         columns = baseline_predictions(model, windows)
         assert len(columns["score"]) == int(windows.test.sum())
-        digest = write_predictions(tmp_path / model / "predictions.parquet", "binary_timeseries", columns)
-        table = read_predictions(tmp_path / model / "predictions.parquet", "binary_timeseries")
+        digest = write_predictions(tmp_path / model / "predictions.parquet", BINARY_SCHEMA, columns)
+        table = read_predictions(tmp_path / model / "predictions.parquet", "binary_timeseries", BINARY_SCHEMA)
         assert table.num_rows == len(columns["instance_id"]) and len(digest) == 64
         pairs = zip(columns["unit_id"], columns["instance_id"], strict=True)
         assert all(unit == instance.split(":")[0] for unit, instance in pairs)  # subjectid = caseid here

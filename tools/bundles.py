@@ -21,10 +21,10 @@ import pyarrow as pa
 from pydantic import Field, ValidationError
 
 from evaluator.canonical import canonical_json, file_sha256
+from evaluator.kinds import TaskKind
 from evaluator.predictions import FILE_NAME, copy_durably, instance_set_hash, read_predictions
 from evaluator.runkey import run_id as run_id_of
 from evaluator.runkey import run_key as run_key_of
-from evaluator.scoring import point_metrics
 from store import models as model_store
 from store import results as result_store
 from store import tasks as task_store
@@ -128,14 +128,14 @@ def check_model(store_model: Model | None, bundle: ResultBundle) -> None:
         )
 
 
-def check_predictions(path: Path, bundle: ResultBundle, task: Task) -> None:
-    """Hash, schema, row count, unique ids, and the point estimates recomputed from the rows."""
+def check_predictions(path: Path, bundle: ResultBundle, task: Task, kind: TaskKind) -> None:
+    """Hash, schema, row count, unique ids, and the point estimates recomputed from the rows (by the task's kind)."""
     if not path.is_file():
         raise BadRequest(f"missing predictions file {path.name}")
     if file_sha256(path) != bundle.predictions.sha256:
         raise BadRequest("predictions sha256 does not match the bundle")
     try:
-        table = read_predictions(path, task.kind)
+        table = read_predictions(path, task.kind, kind.schema)
     except (ValueError, OSError, pa.ArrowException) as error:
         raise BadRequest(f"predictions file is not a valid {task.kind} table: {str(error)[:300]}") from None
     if not (table.num_rows == bundle.n == bundle.predictions.rows):
@@ -150,7 +150,7 @@ def check_predictions(path: Path, bundle: ResultBundle, task: Task) -> None:
         raise BadRequest(
             f"{task.ref} has {expected} items; a complete result must score all of them, not {table.num_rows}"
         )
-    recomputed = point_metrics(task.kind, table)
+    recomputed = kind.point_metrics(table) if table.num_rows else {}
     for metric in bundle.metrics:
         if metric.name in recomputed and not same_value(metric.value, recomputed[metric.name]):
             raise BadRequest(
@@ -240,7 +240,7 @@ async def store_result(registry: Registry, bundle: ResultBundle, predictions: Pa
     check_key(bundle, task)
     known_model = model_store.get_model(store, bundle.model.slug)
     check_model(known_model, bundle)
-    await asyncio.to_thread(check_predictions, predictions, bundle, task)
+    await asyncio.to_thread(check_predictions, predictions, bundle, task, registry.kind(task.kind))
     row = result_row(registry, bundle, task, known_model.name if known_model else bundle.model.name)
     await asyncio.to_thread(place_predictions, predictions, registry.predictions_path(row.predictions_path))
     async with store.transaction() as db:

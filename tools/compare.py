@@ -19,6 +19,7 @@ from pydantic import Field
 from pydantic.config import JsonDict
 
 from evaluator import paired, ranks, stats
+from evaluator.kinds import TaskKind
 from evaluator.specs import TaskSpec
 from store import models as model_store
 from store import results as result_store
@@ -122,7 +123,7 @@ async def compare(registry: Registry, query: CompareQuery) -> Comparison:
     same_draws = a.run_id in together and b.run_id in together
     seed_ids = together if same_draws else [a.run_id, b.run_id]
     paths = [registry.predictions_path(r.predictions_path) for r in (a, b)]
-    computed = await asyncio.to_thread(compute, spec, task.kind, seed_ids, paths)
+    computed = await asyncio.to_thread(compute, spec, registry.kind(task.kind), seed_ids, paths)
     comparison = await assemble(registry, task, spec, (a, b), computed, same_draws)
     registry.cache.put(registry.store, key, comparison)
     return comparison
@@ -141,8 +142,9 @@ def comparable(registry: Registry, task: Task, run_id: str) -> Result:
     return result
 
 
-def compute(spec: TaskSpec, kind: str, seed_ids: list[str], paths: list[Path]) -> Computed:
-    """The paired bootstrap and, for multiple choice, the agreement table (CPU-heavy: run off the loop)."""
+def compute(spec: TaskSpec, kind: TaskKind, seed_ids: list[str], paths: list[Path]) -> Computed:
+    """The paired bootstrap and, for kinds scored right or wrong per item, the agreement table (CPU-heavy: run off
+    the loop)."""
     units, data = ranking.aligned(paths, kind)
     difference = paired.paired_difference(
         spec.primary_metric,
@@ -154,7 +156,7 @@ def compute(spec: TaskSpec, kind: str, seed_ids: list[str], paths: list[Path]) -
         **data,
     )
     agreement = None
-    if kind == "mcq":
+    if "correct" in data:
         right_a, right_b = data["correct"]
         only_a, only_b = int((right_a & ~right_b).sum()), int((~right_a & right_b).sum())
         agreement = Agreement(

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-from evaluator import clinicalqa
-from evaluator.vitaldb.check import check_data_dir
 from tools.errors import BadRequest
 from tools.evaluate import EvalRequest, data_location, spec_of
 from tools.refs import resolve_task
@@ -31,16 +29,16 @@ async def check(registry: Registry, request: EvalRequest, *, deep: bool = False)
     `deep` (time-series tasks): read every record of every case file, not only headers and signatures."""
     task = resolve_task(registry.store, request.task)
     spec = spec_of(task)
-    data = data_location(request, spec)
+    data = data_location(registry, request, spec)
+    kind = registry.kind(spec.kind)
     if not data.exists():
         raise BadRequest(f"no data at {data}")
-    if spec.kind == "mcq":
-        items = await asyncio.to_thread(clinicalqa.check_data, data, spec)
-        ok, differences = items.ok, [f"{d.kind}: {d.message}" for d in items.differences]
-        notes = [f"{items.n_items} items; instance set sha256 {items.instance_set_sha256}"]
-    else:
-        cases = await asyncio.to_thread(check_data_dir, data, spec, deep=deep)
-        ok, differences, notes = cases.ok, list(cases.differences), list(cases.notes)
+    report = await asyncio.to_thread(kind.check, data, spec, deep=deep)
     return DataCheck(
-        task=task.ref, spec_hash=task.spec_hash, data=str(data), ok=ok, differences=differences, notes=notes
+        task=task.ref,
+        spec_hash=task.spec_hash,
+        data=str(data),
+        ok=report.ok,
+        differences=report.differences,
+        notes=report.notes,
     )

@@ -34,7 +34,7 @@ from store.evidence import Evidence
 from store.models import Model
 from store.results import Result, ResultFilter
 from tools.catalog import catalog_entry_for
-from tools.proposals import Candidate, Subject, model_candidate, not_proposed, published_mcq_tasks, run_candidate
+from tools.proposals import Candidate, Subject, model_candidate, not_proposed, published_chat_tasks, run_candidate
 from tools.registry import Registry
 
 EXTRACTOR = "evidence"
@@ -219,7 +219,7 @@ async def evidence_candidates(
     )
     found = [model_candidate(registry, subject)]
     if model.type == "llm":
-        for task in published_mcq_tasks(registry):
+        for task in published_chat_tasks(registry):
             found.append(await run_candidate(registry, subject, task, record.claims, data, claimant=CLAIMANT))
         return found
     for claim in record.claims:

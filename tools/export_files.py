@@ -19,8 +19,6 @@ import orjson
 import pyarrow.parquet as pq
 import yaml
 
-from evaluator import clinicalqa
-from evaluator.clinicalqa.check import read_task_items
 from evaluator.specs import TaskSpec
 from store.models import Model
 from store.results import Result
@@ -33,16 +31,12 @@ ExportFormat = Literal["eee", "hf"]
 WITHHELD = "withheld: {name} is not shipped with BenchToward; its items stay with the distributor under {license}"
 
 
-def item_texts(task: Task) -> dict[str, tuple[str, tuple[str, ...]]] | None:
-    """Question text and options by instance id, for multiple-choice data that ships in this repository."""
+def item_texts(registry: Registry, task: Task) -> dict[str, tuple[str, tuple[str, ...]]] | None:
+    """Question text and options by instance id, for data that ships in this repository (its kind reads them)."""
     spec = TaskSpec.model_validate(orjson.loads(task.spec_json))
-    if spec.kind != "mcq":
-        return None
-    path = clinicalqa.default_data_path(spec)
-    if path is None or not path.exists():
-        return None
-    items = read_task_items(path, spec).scored
-    return {item.instance_id: (item.question, item.options) for item in items}
+    kind = registry.kinds.get(spec.kind)
+    texts = kind.item_texts(spec, None) if kind is not None else {}
+    return {instance_id: (t.question, t.options) for instance_id, t in texts.items()} or None
 
 
 def mcq_record(row: dict[str, Any], text: tuple[str, tuple[str, ...]] | None) -> dict[str, Any]:
@@ -98,7 +92,7 @@ def binary_record(row: dict[str, Any]) -> dict[str, Any]:
 
 def instances(registry: Registry, result: Result, model: Model, task: Task, evaluation_id: str) -> Iterator[str]:
     """The instance JSONL lines of a result, in the predictions file's order."""
-    texts = item_texts(task)
+    texts = item_texts(registry, task)
     table = pq.read_table(registry.predictions_path(result.predictions_path))
     for row in table.to_pylist():
         body = binary_record(row) if "score" in row else mcq_record(row, (texts or {}).get(row["instance_id"]))
@@ -139,7 +133,7 @@ def write_eee(registry: Registry, run_id: str, directory: Path) -> list[Path]:
     aggregate_path, samples_path = eee_paths(result, model, task)
     text = "\n".join(instances(registry, result, model, task, aggregate["evaluation_id"])) + "\n"
     dataset = dataset_of(registry, task)
-    shipped = item_texts(task) is not None
+    shipped = item_texts(registry, task) is not None
     aggregate["detailed_evaluation_results"] = {
         "format": "jsonl",
         "file_path": samples_path,

@@ -19,8 +19,7 @@ import pyarrow.parquet as pq
 from pydantic import Field
 
 from evaluator import stats
-from evaluator.clinicalqa import items as item_files
-from evaluator.clinicalqa.rules import DataRules, default_data_path
+from evaluator.kinds import Section, TaskKind
 from evaluator.specs import TaskMeta, TaskSpec, load_task_files
 from store.results import Result
 from tools.registry import Registry
@@ -110,26 +109,16 @@ def shipped_spec(registry: Registry, ref: str) -> TaskSpec | None:
 
 def item_texts(registry: Registry, spec: TaskSpec, category_field: str | None) -> dict[str, ItemText]:
     """Texts of the items shipped with the repository for `spec`, by instance id (empty when none ship)."""
-    return registry.remember(("item_texts", spec.spec_hash), lambda: read_item_texts(spec, category_field))
+    kind = registry.kinds.get(spec.kind)
+    return registry.remember(("item_texts", spec.spec_hash), lambda: read_item_texts(kind, spec, category_field))
 
 
-def read_item_texts(spec: TaskSpec, category_field: str | None) -> dict[str, ItemText]:
-    path = default_data_path(spec)
-    if path is None or not path.exists():
-        return {}
-    rules = DataRules.from_spec(spec)
-    files = item_files.find_data_files(path, rules.split, [f.path for f in rules.files])
-    texts = {}
-    for record in item_files.select_records(item_files.read_records(files), rules.where):
-        item = item_files.parse_item(record, rules.id_fields)
-        category = record.fields.get(category_field) if category_field else None
-        texts[item.instance_id] = ItemText(
-            question=item.question,
-            exam=item.exam,
-            options=list(item.options),
-            category=str(category).strip() or None if category is not None else None,
-        )
-    return texts
+def read_item_texts(kind: TaskKind | None, spec: TaskSpec, category_field: str | None) -> dict[str, ItemText]:
+    shipped = kind.item_texts(spec, category_field) if kind is not None else {}
+    return {
+        instance_id: ItemText(question=t.question, exam=t.exam, options=list(t.options), category=t.category)
+        for instance_id, t in shipped.items()
+    }
 
 
 def predictions_table(registry: Registry, result: Result) -> pa.Table:
@@ -139,26 +128,27 @@ def predictions_table(registry: Registry, result: Result) -> pa.Table:
     return registry.remember(key, lambda: pq.read_table(path).sort_by("instance_id"))
 
 
-async def result_insights(registry: Registry, result: Result, kind: str) -> Insights:
+async def result_insights(registry: Registry, result: Result, sections: frozenset[Section]) -> Insights:
+    """The insight `sections` a result's task kind shows (its `Display`), computed once per predictions file."""
     key = ("insights", result.run_id, result.predictions_sha256)
     cached: Insights | None = registry.cache.peek(registry.store, key)
     if cached is not None:
         return cached
     meta, spec = task_meta(registry, result.task_ref), shipped_spec(registry, result.task_ref)
     items_public = bool(meta and meta.items_public)
-    insights = await asyncio.to_thread(compute_insights, registry, result, kind, meta, spec)
+    insights = await asyncio.to_thread(compute_insights, registry, result, sections, meta, spec)
     insights = Insights(insights.categories, insights.roc, items_public)
     registry.cache.put(registry.store, key, insights)
     return insights
 
 
 def compute_insights(
-    registry: Registry, result: Result, kind: str, meta: TaskMeta | None, spec: TaskSpec | None
+    registry: Registry, result: Result, sections: frozenset[Section], meta: TaskMeta | None, spec: TaskSpec | None
 ) -> Insights:
     table = predictions_table(registry, result)
-    if kind == "binary_timeseries":
+    if "roc" in sections:
         return Insights(None, roc_curve(table), False)
-    if meta is None or spec is None or meta.item_category is None:
+    if "categories" not in sections or meta is None or spec is None or meta.item_category is None:
         return Insights(None, None, False)
     texts = item_texts(registry, spec, meta.item_category)
     ids = table.column("instance_id").to_pylist()

@@ -20,13 +20,6 @@ from tools.results import ResultSummary, summaries
 from tools.schemas import Shape
 
 MODEL_TYPES = ("llm", "tabular", "timeseries", "baseline")
-BASELINES: dict[str, tuple[str, str]] = {  # slug → (name, task kind)
-    "baseline/majority": ("Most common answer (reference split)", "mcq"),
-    "baseline/random": ("Uniform random letter (seeded)", "mcq"),
-    "baseline/prevalence": ("Constant training prevalence", "binary_timeseries"),
-    "baseline/last-map": ("Last MAP of the input window (score = −MAP)", "binary_timeseries"),
-    "baseline/logistic": ("Logistic regression on last, mean, min and slope of MAP", "binary_timeseries"),
-}
 BASELINE_VERSION = "1"  # bump when a baseline's code changes what it predicts
 
 
@@ -90,9 +83,9 @@ async def add_model(registry: Registry, spec: ModelSpec) -> Model:
     return model_store.get_model(registry.store, spec.slug) or model
 
 
-async def ensure_baseline(registry: Registry, slug: str) -> Model:
-    """Our baselines are registered models with fixed slugs, added the first time they are used."""
-    name, _kind = BASELINES[slug]
+async def ensure_baseline(registry: Registry, slug: str, name: str) -> Model:
+    """Our baselines (declared by their task kinds) are registered models with fixed slugs, added the first
+    time they are used."""
     existing = model_store.get_model(registry.store, slug)
     if existing is not None:
         return existing

@@ -139,21 +139,23 @@ def claims_of(record: PaperRecord, info: ModelInfo) -> list[Claim]:
 
 
 def model_type(info: ModelInfo, claims: list[Claim], registry: Registry) -> str | None:
-    """llm, timeseries, or None when the text does not tell."""
-    kinds = set()
+    """llm, timeseries (or another kind's model type), or None when the text does not tell. A claim mapped to a
+    task implies the model type of the task's kind."""
+    types = set()
     for claim in claims:
         if claim.mapping.task:
             slug, version = claim.mapping.task.split("@")
             task = task_store.get_task(registry.store, slug, int(version))
-            if task is not None:
-                kinds.add(task.kind)
+            kind = registry.kinds.get(task.kind) if task is not None else None
+            if kind is not None:
+                types.add(kind.model_type)
         elif claim.task_variant and "hypotension" in claim.task_variant:
-            kinds.add("binary_timeseries")
+            types.add("timeseries")
         elif claim.dataset and QA_DATASETS.search(claim.dataset):
-            kinds.add("mcq")
-    if "mcq" in kinds or (info.base_model and LLM_FAMILIES.search(info.base_model)):
+            types.add("llm")
+    if "llm" in types or (info.base_model and LLM_FAMILIES.search(info.base_model)):
         return "llm"
-    return "timeseries" if "binary_timeseries" in kinds else None
+    return min(types) if types else None
 
 
 def registered_model(registry: Registry, *names: str) -> Model | None:
@@ -184,12 +186,13 @@ def subject_of(registry: Registry, record: PaperRecord, info: ModelInfo) -> Subj
     return Subject(info, slug, display[:200], repo_id, revision, model_type(info, claims, registry), existing)
 
 
-def published_mcq_tasks(registry: Registry) -> list[Task]:
-    """The latest published version of every multiple-choice task."""
+def published_chat_tasks(registry: Registry) -> list[Task]:
+    """The latest published version of every task whose kind a chat model answers (multiple choice today)."""
     latest: dict[str, Task] = {}
     for task in task_store.list_tasks(registry.store):
         newer = task.slug not in latest or task.version > latest[task.slug].version
-        if task.status == "published" and task.kind == "mcq" and newer:
+        kind = registry.kinds.get(task.kind)
+        if task.status == "published" and kind is not None and kind.answers_chat and newer:
             latest[task.slug] = task
     return sorted(latest.values(), key=lambda t: (t.demo, t.slug))
 
@@ -302,9 +305,9 @@ def chat_run_key(slug: str, version: str, task: Task, model_id: str) -> tuple[di
     return inputs, run_key(inputs)
 
 
-def data_note(task: Task, data: Path | None) -> str:
+def data_note(registry: Registry, task: Task, data: Path | None) -> str:
     try:
-        data_location(EvalRequest(model="-", task=task.ref, data=data), spec_of(task))
+        data_location(registry, EvalRequest(model="-", task=task.ref, data=data), spec_of(task))
     except BadRequest:
         return f"; note: the data of {task.ref} is not on this server yet (set BENCHTOWARD_DATA before approving)"
     return ""
@@ -344,7 +347,7 @@ async def run_candidate(
     model_id = default_model_id(model) if model is not None else subject.provider_model_id
     slug = model.slug if model is not None else subject.slug
     inputs, key = chat_run_key(slug, version, task, model_id)
-    reason, excerpt = run_reason(subject, task, claims, data_note(task, data), claimant)
+    reason, excerpt = run_reason(subject, task, claims, data_note(registry, task, data), claimant)
     item = ProposedItem(
         action="proposed",
         kind="run",
@@ -439,7 +442,7 @@ async def candidates(registry: Registry, record: PaperRecord, data: Path | None)
         found.append(model_candidate(registry, subject))
         claims = claims_of(record, info)
         if subject.type == "llm":
-            for task in published_mcq_tasks(registry):
+            for task in published_chat_tasks(registry):
                 found.append(await run_candidate(registry, subject, task, claims, data))
         else:
             found.extend(other_runs(subject, claims))

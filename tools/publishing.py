@@ -270,6 +270,7 @@ async def add_task_version(registry: Registry, actor: Actor, request: NewTaskVer
     except ValidationError as error:
         raise BadRequest(f"not a task file: {str(error)[:400]}") from None
     row = task_row(task_file)
+    registry.kind(row.kind)  # a kind this server does not implement could never be run or shown: refused
     if task_store.get_task(registry.store, row.slug, row.version) is not None:
         raise Conflict(f"{row.ref} exists; a changed definition is a new version number")
     if dataset_store.get_dataset(registry.store, row.dataset_slug) is None:

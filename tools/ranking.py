@@ -17,6 +17,7 @@ import orjson
 import pyarrow.parquet as pq
 
 from evaluator import ranks, stats
+from evaluator.kinds import TaskKind
 from evaluator.specs import TaskSpec
 from store import rank_ranges as range_store
 from store import results as result_store
@@ -32,11 +33,12 @@ def published_results(registry: Registry, slug: str, version: int) -> list[Resul
     return result_store.search_results(registry.store, where, limit=100_000)
 
 
-def aligned(paths: list[Path], kind: str) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """Units and per-model arrays over the instances sorted by id (every file holds the same instance set)."""
+def aligned(paths: list[Path], kind: TaskKind) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Units and per-model arrays over the instances sorted by id (every file holds the same instance set): the
+    kind's compared column of every file, as the kind hands it to the paired statistics."""
     first = pq.read_table(paths[0], columns=["instance_id", "unit_id", "label"]).sort_by("instance_id")
     units = np.asarray(first.column("unit_id").to_pylist())
-    column = "correct" if kind == "mcq" else "score"
+    column = kind.compared_column
     values = np.stack(
         [
             pq.read_table(path, columns=["instance_id", column])
@@ -46,9 +48,7 @@ def aligned(paths: list[Path], kind: str) -> tuple[np.ndarray, dict[str, np.ndar
             for path in paths
         ]
     )
-    if kind == "mcq":
-        return units, {"correct": values.astype(bool)}
-    return units, {"labels": first.column("label").to_numpy().astype(bool), "scores": values.astype(np.float64)}
+    return units, kind.paired_arrays(first.column("label"), values)
 
 
 def ranked_together(results: list[Result]) -> list[Result]:
@@ -58,7 +58,7 @@ def ranked_together(results: list[Result]) -> list[Result]:
     return sorted((r for r in results if r.instance_set_hash == main_set), key=lambda r: r.run_id)
 
 
-def compute(spec: TaskSpec, kind: str, run_ids: list[str], paths: list[Path]) -> dict[str, tuple[int, int]]:
+def compute(spec: TaskSpec, kind: TaskKind, run_ids: list[str], paths: list[Path]) -> dict[str, tuple[int, int]]:
     units, data = aligned(paths, kind)
     result = ranks.rank_ranges(
         spec.primary_metric,
@@ -75,7 +75,8 @@ def compute(spec: TaskSpec, kind: str, run_ids: list[str], paths: list[Path]) ->
 async def refresh_rank_ranges(registry: Registry, slug: str, version: int) -> RankRangeSet | None:
     """Recompute and store the rank ranges of one task version (the heavy part runs in a thread)."""
     task = task_store.get_task(registry.store, slug, version)
-    if task is None:
+    kind = registry.kinds.get(task.kind) if task is not None else None
+    if task is None or kind is None:  # a kind this process does not know is not ranked by it
         return None
     spec = TaskSpec.model_validate(orjson.loads(task.spec_json))
     results = published_results(registry, slug, version)
@@ -83,7 +84,7 @@ async def refresh_rank_ranges(registry: Registry, slug: str, version: int) -> Ra
     apart = len(results) - len(together)
     run_ids = [r.run_id for r in together]
     paths = [registry.predictions_path(r.predictions_path) for r in together]
-    computed = await asyncio.to_thread(compute, spec, task.kind, run_ids, paths) if together else {}
+    computed = await asyncio.to_thread(compute, spec, kind, run_ids, paths) if together else {}
     note = (
         f"95% rank ranges from a paired bootstrap: {spec.bootstrap['replicates']} replicates resampling "
         f"{spec.bootstrap['unit']} units, every model rescored on the same draw; seeded from the spec hash and "

@@ -1,4 +1,4 @@
-"""What every capability needs: the store, the public URL it builds links with, the artifacts folder."""
+"""What every capability needs: the store, the public URL it builds links with, the artifacts folder, the task kinds."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from evaluator.kinds import BUILTIN_KINDS, Kinds, TaskKind, UnknownKind, kind_of
 from evaluator.papers.sandbox import Sandbox
 from store.db import Store
 from tools.endpoints import EndpointPolicy
+from tools.errors import BadRequest
 from tools.usage import UsageCounter
 
 T = TypeVar("T")
@@ -87,6 +89,14 @@ class Registry:
     # How this server reads a requested model's source URL (fetch and read the document); None: it does not
     # (offline, or the stdio server). Set by the server from its settings.
     source_reader: Callable[[str], Awaitable[Any]] | None = None
+    kinds: Kinds = field(default_factory=lambda: BUILTIN_KINDS)  # the task kinds known here; tests may add one
+
+    def kind(self, name: str) -> TaskKind:
+        """The task kind called `name`; BadRequest when this process does not know it."""
+        try:
+            return kind_of(self.kinds, name)
+        except UnknownKind as error:
+            raise BadRequest(str(error)) from None
 
     def remember(self, key: Hashable, compute: Callable[[], T]) -> T:
         """`compute()`, or its answer from before if nothing was written to the store since."""

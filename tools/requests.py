@@ -157,12 +157,12 @@ def new_model(name: str, record: PaperRecord | None, url: str | None) -> tuple[d
     return payload, slug
 
 
-def reason_of(body: EvaluationRequestBody, task: Task, source_read: str) -> str:
-    kind = "" if task.kind == "mcq" else f"; {task.ref} scores time series: a maintainer runs it with --command"
+def reason_of(registry: Registry, body: EvaluationRequestBody, task: Task, source_read: str) -> str:
+    kind = registry.kinds.get(task.kind)
+    command = f"; {task.ref} is not answered by a chat model: a maintainer runs it with --command"
+    how = "" if kind is not None and kind.answers_chat else command
     note = f"; note: {body.note[:600]}" if body.note else ""
-    return (
-        f"requested by a visitor (POST /v1/requests); source: {body.source_url or 'none'} ({source_read}){kind}{note}"
-    )
+    return f"requested by a visitor (POST /v1/requests); source: {body.source_url or 'none'} ({source_read}){how}{note}"
 
 
 def plan(registry: Registry, body: EvaluationRequestBody, task: Task, record: PaperRecord | None, read: str) -> Plan:
@@ -188,7 +188,7 @@ def plan(registry: Registry, body: EvaluationRequestBody, task: Task, record: Pa
         key,
         AGENT,
         canonical_json(inputs).decode(),
-        reason_of(body, task, read)[:1500],
+        reason_of(registry, body, task, read)[:1500],
         excerpt(body),
     )
     return Plan(slug, model_proposal, run)

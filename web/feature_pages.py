@@ -111,9 +111,11 @@ async def result_context(registry: Registry, detail: ResultDetail, request: Requ
     task = task_store.get_task(registry.store, stored.task_slug, stored.task_version) if stored else None
     if stored is None or task is None:  # the result was read a moment ago
         raise RunNotFound(f"no result with run_id {detail.run_id!r}")
-    found = await insights.result_insights(registry, stored, task.kind)
+    kind = registry.kinds.get(task.kind)
+    sections = kind.display.sections if kind is not None else frozenset()
+    found = await insights.result_insights(registry, stored, sections)
     items = None
-    if task.kind == "mcq":
+    if "items" in sections:
         params = request.query_params
         page = params.get("page", "1")
         items = insights.item_page(

@@ -7,6 +7,8 @@ from typing import Any
 import orjson
 from markupsafe import Markup
 
+from evaluator.kinds import BUILTIN_KINDS
+
 STATUS_LABELS = {"in_review": "in review"}
 # How metric names read to a person; a name not listed reads with its underscores as spaces, first letter capital.
 METRIC_LABELS = {
@@ -25,11 +27,10 @@ def number(value: float | None, digits: int = 3) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
 
-KIND_LABELS = {"mcq": "multiple choice", "binary_timeseries": "time series, yes or no"}
-
-
 def kind_label(kind: str) -> str:
-    return KIND_LABELS.get(kind, kind.replace("_", " "))
+    """A task kind as people read it: the shipped kind's own label, else its name with spaces."""
+    known = BUILTIN_KINDS.get(kind)
+    return known.display.label if known is not None else kind.replace("_", " ")
 
 
 def money(value: float | None) -> str:

@@ -14,7 +14,7 @@
 
     baseline_predictions(model_name, windows) -> dict[str, list]
         Trains `model_name` on the non-test windows, scores the test windows, and returns the columns of
-        `evaluator.predictions.BINARY_SCHEMA` (instance_id, unit_id, label, score) for the test windows.
+        `evaluator.kinds.binary_timeseries.BINARY_SCHEMA` (instance_id, unit_id, label, score) for the test windows.
 
 Per case, `CaseInstances` holds: caseid, subjectid (the unit), test (the subject's split), t0 (input
 start, seconds since casestart), labels (int8), features (n x 4: last, mean, min, slope) and, when asked,
