@@ -34,7 +34,8 @@ from store.evidence import Evidence
 from store.models import Model
 from store.results import Result, ResultFilter
 from tools.catalog import catalog_entry_for
-from tools.proposals import Candidate, Subject, model_candidate, not_proposed, published_chat_tasks, run_candidate
+from tools.proposal_subjects import Subject
+from tools.proposals import Candidate, model_candidate, not_proposed, published_chat_tasks, run_candidate
 from tools.registry import Registry
 
 EXTRACTOR = "evidence"

@@ -21,7 +21,6 @@ The rules, applied to each model the text releases (role `subject`):
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -32,7 +31,6 @@ from pydantic import Field
 from evaluator.canonical import canonical_json
 from evaluator.papers import NOT_RELEASED, Claim, ModelInfo, PaperRecord
 from evaluator.runkey import run_id, run_key, run_key_inputs
-from store import models as model_store
 from store import proposals as proposal_store
 from store import results as result_store
 from store import runs as run_store
@@ -43,23 +41,12 @@ from store.tasks import Task
 from tools.errors import BadRequest, ModelNotFound
 from tools.evaluate import EvalRequest, chat_config, data_location, default_model_id, spec_of
 from tools.lookup import LookupQuery, lookup
-from tools.refs import is_model_slug
+from tools.proposal_subjects import Subject, claims_of, subject_of
 from tools.registry import Registry
 from tools.schemas import Shape
 from tools.usage import Visitor, korea_day
 
 Action = Literal["proposed", "already_proposed", "reuse", "not_proposed"]
-HF_WEIGHTS = re.compile(
-    r"(?:https?://)?(?:huggingface\.co|hf\.co)/(?P<org>[A-Za-z0-9][\w.-]*)/(?P<name>[A-Za-z0-9][\w.-]*)"
-    r"(?:/(?:tree|commit|blob)/(?P<revision>[\w.-]+))?"
-)
-REPO_ID = re.compile(r"^(?P<org>[A-Za-z0-9][\w.-]*)/(?P<name>[A-Za-z0-9][\w.-]*)$")
-LLM_FAMILIES = re.compile(
-    r"qwen|llama|gemma|mistral|mixtral|phi-?\d|gpt|deepseek|exaone|solar|\byi\b|internlm|olmo|falcon|"
-    r"baichuan|glm|kanana|hyperclova|bert",
-    re.IGNORECASE,
-)
-QA_DATASETS = re.compile(r"clinicalqa|kormedmcqa|kmle|medqa|medmcqa|pubmedqa|mmlu|usmle|licens", re.IGNORECASE)
 AGENT = "agent"
 MAX_REASON = 1500
 
@@ -89,101 +76,6 @@ class Candidate:
 
     item: ProposedItem
     new: NewProposal | None = None
-
-
-@dataclass(frozen=True)
-class Subject:
-    """A released model as the agent would register it."""
-
-    info: ModelInfo
-    slug: str
-    name: str
-    provider_model_id: str
-    version: str
-    type: str | None
-    registered: Model | None
-
-
-def repo_parts(weights: str) -> tuple[str, str, str] | None:
-    """(org, name, revision) of a Hugging Face link or repo id."""
-    match = HF_WEIGHTS.search(weights) or REPO_ID.match(weights.strip())
-    if match is None:
-        return None
-    revision = match.groupdict().get("revision") or ""
-    return match.group("org"), match.group("name"), revision
-
-
-def revision_in(text: str, org: str, name: str) -> str:
-    """A weights revision the text names in a link to the same repository (…/tree/<rev>, …/commit/<rev>)."""
-    for match in HF_WEIGHTS.finditer(text):
-        if (match.group("org"), match.group("name")) == (org, name) and match.group("revision"):
-            return match.group("revision")
-    return ""
-
-
-def slug_for(org: str, name: str) -> str | None:
-    slug = f"{org.lower()}/{name}"
-    return slug if is_model_slug(slug) else None
-
-
-def claims_of(record: PaperRecord, info: ModelInfo) -> list[Claim]:
-    """The claims about one model (an unnamed claim belongs to the only subject, if there is one)."""
-    subjects = [m for m in record.models if m.role == "subject"]
-    names = {info.name.lower(), info.name.rsplit("/", 1)[-1].lower()}
-    return [
-        c
-        for c in record.claims
-        if (c.model and (c.model.lower() in names or c.model.rsplit("/", 1)[-1].lower() in names))
-        or (c.model is None and len(subjects) == 1)
-    ]
-
-
-def model_type(info: ModelInfo, claims: list[Claim], registry: Registry) -> str | None:
-    """llm, timeseries (or another kind's model type), or None when the text does not tell. A claim mapped to a
-    task implies the model type of the task's kind."""
-    types = set()
-    for claim in claims:
-        if claim.mapping.task:
-            slug, version = claim.mapping.task.split("@")
-            task = task_store.get_task(registry.store, slug, int(version))
-            kind = registry.kinds.get(task.kind) if task is not None else None
-            if kind is not None:
-                types.add(kind.model_type)
-        elif claim.task_variant and "hypotension" in claim.task_variant:
-            types.add("timeseries")
-        elif claim.dataset and QA_DATASETS.search(claim.dataset):
-            types.add("llm")
-    if "llm" in types or (info.base_model and LLM_FAMILIES.search(info.base_model)):
-        return "llm"
-    return min(types) if types else None
-
-
-def registered_model(registry: Registry, *names: str) -> Model | None:
-    for name in names:
-        found = model_store.get_model(registry.store, name)
-        if found is not None:
-            return found
-        slugs = model_store.find_models(registry.store, name)
-        if len(slugs) == 1:
-            return model_store.get_model(registry.store, slugs[0])
-    return None
-
-
-def subject_of(registry: Registry, record: PaperRecord, info: ModelInfo) -> Subject | None:
-    """The model as it would be registered; None when its weights are not a usable link."""
-    parts = repo_parts(info.weights or "")
-    if parts is None:
-        return None
-    org, name, revision = parts
-    revision = revision or revision_in(info.evidence or "", org, name)
-    slug = slug_for(org, name)
-    if slug is None:
-        return None
-    repo_id = f"{org}/{name}"
-    display = name if info.name in {repo_id, slug} else info.name
-    claims = claims_of(record, info)
-    existing = registered_model(registry, slug, repo_id, info.name)
-    return Subject(info, slug, display[:200], repo_id, revision, model_type(info, claims, registry), existing)
 
 
 def published_chat_tasks(registry: Registry) -> list[Task]:

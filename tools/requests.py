@@ -30,7 +30,8 @@ from tools.errors import AppError
 from tools.evaluate import default_model_id
 from tools.lookup import LookupQuery, LookupStatus, lookup
 from tools.maintainers import Actor
-from tools.proposals import AGENT, chat_run_key, repo_parts
+from tools.proposal_subjects import repo_parts
+from tools.proposals import AGENT, chat_run_key
 from tools.ratelimit import EVALUATION_REQUESTS, RateLimiter
 from tools.reading import fetch_document, read_record
 from tools.refs import MODEL_NAME_SCHEMA, TASK_REF_SCHEMA, find_model, is_model_slug, model_name, resolve_task
