@@ -308,16 +308,14 @@ class SourceLink(Shape):
 
 
 class NameCollision(Shape):
-    """Another benchmark uses this entry's name, and how BenchToward knows."""
+    """Another benchmark has this entry's name, and how BenchToward knows."""
 
     note: str = Field(description="The entry's own words about the collision.")
     detected_from: str = Field(
-        description="page.name_collision (stated by the entry), or where the text rule found it: "
-        "'body: <section>' or a page field."
+        description="page.name_collision (the entry says so), or where the text rule found it: 'body: <section>' "
+        "or a page field."
     )
-    other_sources: list[SourceLink] = Field(
-        default=[], description="The entry's sources whose title describes the other, same-named benchmark."
-    )
+    other_sources: list[SourceLink] = Field(default=[], description="Sources about the other, same-named benchmark.")
 
 
 def body_paragraphs(body: str) -> list[tuple[str, str]]:

@@ -34,7 +34,7 @@ from tools.schemas import Shape
 MAX_EVIDENCE_BYTES = 64 * 1024 * 1024  # an eval log with every sample of a large run fits; a bigger file is refused
 
 
-class Agreement(Shape):
+class EvidenceAgreement(Shape):
     """How the evidence's per-item outcomes compare with one BenchToward result of the model on shared item ids."""
 
     run_id: str
@@ -67,7 +67,7 @@ class EvidenceRow(Shape):
     n_shot: int | None
     evaluated_at: str
     items: int = Field(description="Per-item outcomes stored with it (0 without samples).")
-    agreement: list[Agreement] = Field(
+    agreement: list[EvidenceAgreement] = Field(
         default_factory=list, description="Per BenchToward result of this model sharing item ids with the evidence."
     )
 
@@ -92,7 +92,7 @@ def read_file(path: Path) -> bytes:
     return path.read_bytes()
 
 
-def to_row(evidence: Evidence, items: int, agreements: list[Agreement] | None = None) -> EvidenceRow:
+def to_row(evidence: Evidence, items: int, agreements: list[EvidenceAgreement] | None = None) -> EvidenceRow:
     values = {name: getattr(evidence, name) for name in EvidenceRow.model_fields if name not in ("items", "agreement")}
     return EvidenceRow(**values, items=items, agreement=agreements or [])
 
@@ -108,12 +108,12 @@ def our_outcomes(registry: Registry, result: Result) -> dict[str, bool]:
 
 def agreements(
     registry: Registry, items: dict[str, bool], results: list[tuple[Result, dict[str, bool]]]
-) -> list[Agreement]:
+) -> list[EvidenceAgreement]:
     found = []
     for result, ours in results:
         counts = agreement(ours, items)
         if counts["shared"]:
-            found.append(Agreement(run_id=result.run_id, task=result.task_ref, **counts))
+            found.append(EvidenceAgreement(run_id=result.run_id, task=result.task_ref, **counts))
     return found
 
 

@@ -18,27 +18,17 @@ from tools.ranking import is_current
 from tools.refs import TASK_REF_SCHEMA, resolve_task
 from tools.registry import Registry
 from tools.schemas import (
+    DEMO_HELP,
     MODEL_TYPE_HELP,
-    N_HELP,
-    N_ITEMS_HELP,
-    N_UNITS_HELP,
+    PREVIEW_HELP,
     RANK_RANGE_HELP,
-    TIER_HELP,
-    UNIT_HELP,
-    MetricValue,
-    ModelRef,
     ModelTypeFilter,
-    ResultStatus,
+    ResultRow,
     Shape,
-    Tier,
     TieredQuery,
-    model_ref,
-    primary_metric_value,
-    sizes,
 )
 
 MAX_LIMIT = 1000
-PREVIEW_HELP = "True while the task version may still change (a change becomes a new version)."
 
 
 class LeaderboardQuery(TieredQuery):
@@ -53,25 +43,11 @@ class LeaderboardQuery(TieredQuery):
     cursor: str | None = cursor_field()
 
 
-class LeaderboardRow(Shape):
+class LeaderboardRow(ResultRow):
     """One ranked result."""
 
     rank: int = Field(description="Position on the full leaderboard, 1 = best; ties share a rank.")
-    run_id: str = Field(description="The result's id (get_result, /v1/results/{run_id}).")
-    task: str = Field(description="slug@version.")
-    model: ModelRef
-    tier: Tier = Field(description="How it was run: " + TIER_HELP)
-    metric: MetricValue
-    n: int = Field(description=N_HELP)
-    n_items: int = Field(description=N_ITEMS_HELP)
-    n_units: int = Field(description=N_UNITS_HELP)
-    unit: str = Field(description=UNIT_HELP)
-    parse_rate: float | None = Field(description="Share of answers the parser understood (LLM tasks).")
-    cost_usd: float | None = Field(description="Compute cost in US dollars; null when unknown.")
-    eval_date: str = Field(description="UTC date of the run.")
-    url: str = Field(description="The result's page.")
     rank_range: list[int] | None = Field(description=RANK_RANGE_HELP)
-    status: ResultStatus = Field(description="Always published on a leaderboard.")
 
 
 class Leaderboard(Shape):
@@ -80,7 +56,7 @@ class Leaderboard(Shape):
     spec_hash: str = Field(description="sha256 of the task version's specification.")
     primary_metric: str = Field(description="The metric rows are ranked by (0-1 scale).")
     higher_is_better: bool
-    demo: bool = Field(description="True for a demo task (demo or synthetic data): not a real comparison.")
+    demo: bool = Field(description=DEMO_HELP)
     preview: bool = Field(description=PREVIEW_HELP)
     total: int = total_field()
     next: str | None = next_field()
@@ -151,14 +127,11 @@ def build_leaderboard(registry: Registry, task: Task) -> Leaderboard:
     else:
         note = "Rank ranges are being recomputed for the current set of results."
     rows = [
-        LeaderboardRow.from_row(
+        LeaderboardRow.of(
+            registry,
             result,
+            models[result.model_slug],
             rank=rank,
-            task=task.ref,
-            model=model_ref(models[result.model_slug]),
-            metric=primary_metric_value(result),
-            **sizes(result),
-            url=registry.result_url(result.run_id),
             rank_range=list(ranges[result.run_id]) if result.run_id in ranges else None,
         )
         for rank, result in zip(ranks, results, strict=True)

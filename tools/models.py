@@ -3,7 +3,7 @@ and reading one model with every result it has across tasks (`get_model`)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal, Self
 
 from pydantic import Field, field_validator
 
@@ -122,8 +122,8 @@ class GetModelQuery(Shape):
     )
 
 
-class ModelDetail(Shape):
-    """A model, where it stands, and its results on every task, newest first."""
+class ModelSummary(Shape):
+    """A registered model, its names and where it stands."""
 
     slug: str = Field(description="BenchToward model slug, provider/name.")
     name: str
@@ -131,9 +131,18 @@ class ModelDetail(Shape):
     provider: str
     provider_model_id: str | None
     version: str = Field(description="Version or weights revision the results were computed with.")
-    status: str = Field(description="building | evaluating | in_review | published")
-    aliases: list[str] = Field(description="Every name lookup accepts for this model.")
+    status: str = Field(description="building | evaluating (BenchToward's evaluator runs it) | in_review | published")
+    aliases: list[str] = Field(description="Every other name lookup accepts for this model (any case).")
     url: str = Field(description="The model's page.")
+
+    @classmethod
+    def of(cls, registry: Registry, model: Model, aliases: list[str], **computed: Any) -> Self:
+        return cls.from_row(model, aliases=aliases, url=registry.url(f"/models/{model.slug}"), **computed)
+
+
+class ModelDetail(ModelSummary):
+    """A model, where it stands, and its results on every task, newest first."""
+
     results: list[ResultSummary] = Field(
         description="Complete results on every task: published ones, and those in review or withdrawn (see status)."
     )
@@ -150,18 +159,8 @@ def build_model_detail(registry: Registry, query: GetModelQuery) -> ModelDetail:
     model = resolve_model(registry.store, query.model)
     where = ResultFilter(model_slugs=(model.slug,), status=None)
     results = result_store.search_results(registry.store, where, limit=1000)
-    return ModelDetail(
-        slug=model.slug,
-        name=model.name,
-        type=model.type,
-        provider=model.provider,
-        provider_model_id=model.provider_model_id,
-        version=model.version,
-        status=model.status,
-        aliases=sorted(model.names() - {model.slug}),
-        url=registry.url(f"/models/{model.slug}"),
-        results=summaries(registry, results),
-    )
+    aliases = sorted(model.names() - {model.slug})
+    return ModelDetail.of(registry, model, aliases, results=summaries(registry, results))
 
 
 ModelStatus = Literal["building", "evaluating", "in_review", "published"]
@@ -186,20 +185,6 @@ class ListModelsQuery(Shape):
         return value.strip().lower() if isinstance(value, str) else value
 
 
-class ModelSummary(Shape):
-    """A registered model, its names and where it stands."""
-
-    slug: str = Field(description="BenchToward model slug, provider/name.")
-    name: str
-    type: str = Field(description="llm | tabular | timeseries | baseline")
-    provider: str
-    provider_model_id: str | None
-    version: str
-    status: str = Field(description="building | evaluating (BenchToward's evaluator runs it) | in_review | published")
-    aliases: list[str] = Field(description="Every other name lookup accepts for this model (any case).")
-    url: str = Field(description="The model's page.")
-
-
 class ModelList(Shape):
     total: int = total_field()
     next: str | None = next_field()
@@ -209,17 +194,7 @@ class ModelList(Shape):
 def model_summaries(registry: Registry) -> tuple[ModelSummary, ...]:
     aliases = model_store.all_aliases(registry.store)
     return tuple(
-        ModelSummary(
-            slug=model.slug,
-            name=model.name,
-            type=model.type,
-            provider=model.provider,
-            provider_model_id=model.provider_model_id,
-            version=model.version,
-            status=model.status,
-            aliases=list(aliases.get(model.slug, ())),
-            url=registry.url(f"/models/{model.slug}"),
-        )
+        ModelSummary.of(registry, model, list(aliases.get(model.slug, ())))
         for model in model_store.list_models(registry.store)
     )
 

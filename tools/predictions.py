@@ -27,7 +27,7 @@ MAX_PREVIEW_ROWS = 100
 class GetPredictionsQuery(Query):
     run_id: str = Field(max_length=64, description="The 12-hex-character run id.")
     correct: bool | None = Field(
-        default=None, description="Only rows answered right (true) or wrong (false); files with a `correct` column."
+        default=None, description="Only rows answered right (true) or wrong (false), where the file has `correct`."
     )
     instance_id: str | None = Field(default=None, max_length=200, description="Only the row(s) of this item.")
     limit: int = Field(default=5, ge=0, le=MAX_PREVIEW_ROWS, description="Rows per page (0-100).")
@@ -44,7 +44,7 @@ class PredictionsPreview(Shape):
     `instance_id`); page on with `cursor` to read every row without the file."""
 
     run_id: str
-    url: str = Field(description="Download the whole parquet file here.")
+    url: str = Field(description="The whole parquet file.")
     sha256: str = Field(description="sha256 of the file.")
     rows: int = Field(description="Rows in the whole file.")
     columns: list[Column]
@@ -75,8 +75,8 @@ def read_page(path: Path, query: GetPredictionsQuery, offset: int) -> tuple[list
 
 
 async def get_predictions(registry: Registry, query: GetPredictionsQuery) -> PredictionsPreview:
-    """Use to reuse per-item predictions: the parquet file's URL and sha256, its columns, and a page of its rows
-    (`correct=false`: wrong answers only; `instance_id`: one item). Page until `next` is null to read every row."""
+    """Use to reuse per-item predictions: the parquet file's URL and sha256, its columns, and a page of its rows.
+    Page until `next` is null to read every row."""
     result = stored_result(registry, query.run_id)
     key = ("predictions", result.run_id, result.predictions_sha256, query.model_dump_json())  # pinned by its hash
     cached: PredictionsPreview | None = registry.cache.peek(registry.store, key)

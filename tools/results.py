@@ -17,24 +17,14 @@ from tools.paging import cursor_field, next_field, total_field
 from tools.refs import MODEL_NAME_SCHEMA, TASK_REF_SCHEMA, parse_task_ref, resolve_model, resolve_task
 from tools.registry import Registry
 from tools.schemas import (
+    DEMO_HELP,
     MODEL_TYPE_HELP,
-    N_HELP,
-    N_ITEMS_HELP,
-    N_UNITS_HELP,
-    TIER_HELP,
-    UNIT_HELP,
-    MetricValue,
-    ModelRef,
     ModelTypeFilter,
     ResultDetail,
-    ResultStatus,
+    ResultRow,
     Shape,
-    Tier,
     TieredQuery,
-    model_ref,
-    primary_metric_value,
     result_detail,
-    sizes,
 )
 from tools.usage import Visitor
 
@@ -60,25 +50,11 @@ class SearchResultsQuery(TieredQuery):
     cursor: str | None = cursor_field()
 
 
-class ResultSummary(Shape):
+class ResultSummary(ResultRow):
     """A result in a list: its primary metric with CI and where to read the rest."""
 
-    run_id: str = Field(description="The result's id (get_result, /v1/results/{run_id}).")
-    task: str = Field(description="slug@version.")
     spec_hash: str = Field(description="sha256 of the task version's specification.")
-    model: ModelRef
-    tier: Tier = Field(description="How it was run: " + TIER_HELP)
-    status: ResultStatus = Field(description="published here (lists show published results).")
-    demo: bool = Field(description="True for a demo task (demo or synthetic data).")
-    metric: MetricValue
-    n: int = Field(description=N_HELP)
-    n_items: int = Field(description=N_ITEMS_HELP)
-    n_units: int = Field(description=N_UNITS_HELP)
-    unit: str = Field(description=UNIT_HELP)
-    parse_rate: float | None = Field(description="Share of answers the parser understood (LLM tasks).")
-    cost_usd: float | None = Field(description="Compute cost in US dollars; null when unknown.")
-    eval_date: str = Field(description="UTC date of the run.")
-    url: str = Field(description="The result's page.")
+    demo: bool = Field(description=DEMO_HELP)
 
 
 class ResultList(Shape):
@@ -121,18 +97,7 @@ def result_filter(registry: Registry, query: SearchResultsQuery) -> ResultFilter
 def summaries(registry: Registry, results: list[Result]) -> list[ResultSummary]:
     models = model_store.models_by_slug(registry.store, {r.model_slug for r in results})
     demo = {t.ref: t.demo for t in task_store.list_tasks(registry.store)} if results else {}
-    return [
-        ResultSummary.from_row(
-            r,
-            task=r.task_ref,
-            model=model_ref(models[r.model_slug]),
-            demo=demo.get(r.task_ref, False),
-            metric=primary_metric_value(r),
-            **sizes(r),
-            url=registry.result_url(r.run_id),
-        )
-        for r in results
-    ]
+    return [ResultSummary.of(registry, r, models[r.model_slug], demo=demo.get(r.task_ref, False)) for r in results]
 
 
 async def search_results(registry: Registry, query: SearchResultsQuery) -> ResultList:

@@ -31,6 +31,8 @@ N_ITEMS_HELP = "Items scored: questions, or prediction windows of a time series.
 N_UNITS_HELP = "Independent units the 95% CI resamples (see `unit`); report this as the sample size."
 RANK_RANGE_HELP = "[best, worst] rank in 95% of paired bootstrap replicates; null until computed."
 UNIT_HELP = "What one bootstrap unit is: question or patient."
+PREVIEW_HELP = "True while the task version may still change (a change becomes a new version)."
+DEMO_HELP = "A demo task (demo or synthetic data): not scores on a real dataset."
 TIER_MEANINGS: dict[str, str] = {
     "standard": "Run by BenchToward with the standard prompt and harness, identical for every model on the task.",
     "agent": "Run by BenchToward's model evaluator with the weights the authors released; not a verdict on the paper.",
@@ -95,6 +97,41 @@ def sizes(result: Result | Ranked) -> dict[str, Any]:
     }
 
 
+class ResultRow(Shape):
+    """The fields every row of a list of results shares (a leaderboard's row, a search's or a model's result):
+    declared once here, built from the store's row by `ResultRow.of`."""
+
+    run_id: str = Field(description="The result's id (get_result, /v1/results/{run_id}).")
+    task: str = Field(description="slug@version.")
+    model: ModelRef
+    tier: Tier = Field(description="How it was run: " + TIER_HELP)
+    metric: MetricValue
+    n: int = Field(description=N_HELP)
+    n_items: int = Field(description=N_ITEMS_HELP)
+    n_units: int = Field(description=N_UNITS_HELP)
+    unit: str = Field(description=UNIT_HELP)
+    parse_rate: float | None = Field(description="Share of answers the parser understood (LLM tasks).")
+    cost_usd: float | None = Field(description="Compute cost in US dollars; null when unknown.")
+    eval_date: str = Field(description="UTC date of the run.")
+    url: str = Field(description="The result's page.")
+    status: ResultStatus = Field(
+        description="published (leaderboards and searches list only these), in_review or withdrawn."
+    )
+
+    @classmethod
+    def of(cls, registry: Registry, result: Result | Ranked, model: Model, **computed: Any) -> Self:
+        """This row from a stored result and its model, plus the fields only this kind of row has."""
+        return cls.from_row(
+            result,
+            task=result.task_ref,
+            model=model_ref(model),
+            metric=primary_metric_value(result),
+            **sizes(result),
+            url=registry.result_url(result.run_id),
+            **computed,
+        )
+
+
 class PredictionsLink(Shape):
     url: str = Field(description="The whole parquet file.")
     sha256: str = Field(description="sha256 of the file.")
@@ -123,7 +160,7 @@ class ResultDetail(Shape):
     status: ResultStatus = Field(description="published, in_review (awaits a maintainer) or withdrawn.")
     status_reason: str = Field(description="Why it was withdrawn or held, when it was.")
     partial: bool = Field(description="True for --limit/--allow-partial runs; they never enter a leaderboard.")
-    demo: bool = Field(description="True when the task is a demo task (demo or synthetic data).")
+    demo: bool = Field(description=DEMO_HELP)
     model: ModelRef
     model_version: str = Field(description="The model version evaluated.")
     tier: Tier = Field(description="How it was run: " + TIER_HELP)

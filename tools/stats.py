@@ -15,7 +15,7 @@ from tools.schemas import Shape
 
 
 class Reuses(Shape):
-    """Reuses, counted as the About page says: lookups that found a result, and downloads."""
+    """Lookups that found a result, and downloads."""
 
     total: int
     lookups: int
@@ -33,8 +33,8 @@ class Stats(Shape):
     results_with_unknown_cost: int
     reuses: Reuses
     visits: int = Field(
-        description="Browser page visits, counted from the pages' beacons only: one per page, visitor and "
-        "Korea-time day (automated fetches of a page send no beacon and are not visits)."
+        description="Browser page visits, from page beacons: one per page, visitor and Korea-time day (automated "
+        "fetches send none)."
     )
 
 
@@ -43,9 +43,8 @@ class StatsQuery(Shape):
 
 
 async def stats(registry: Registry, query: StatsQuery) -> Stats:
-    """Use for an overview: counts of results, models, tasks and datasets, total known compute cost, how
-    often results were reused (lookups that found a result, downloads) instead of recomputed, and how many
-    browser page visits the site had."""
+    """Use for an overview: counts of results, models, tasks and datasets, total known compute cost, reuses
+    (lookups that found a result, downloads) and browser page visits."""
     return registry.remember(("stats",), lambda: count(registry))
 
 

@@ -12,11 +12,11 @@ from store.tasks import Task
 from tools.errors import TaskNotFound
 from tools.refs import TASK_REF_SCHEMA, resolve_task
 from tools.registry import Registry
-from tools.schemas import DatasetCredit, Shape, dataset_credit
+from tools.schemas import DEMO_HELP, PREVIEW_HELP, DatasetCredit, Shape, dataset_credit
 
 
 class TaskSummary(Shape):
-    """One task version as the task list shows it."""
+    """A task version."""
 
     task: str = Field(description="slug@version")
     slug: str
@@ -26,8 +26,8 @@ class TaskSummary(Shape):
     kind: str = Field(description="mcq | binary_timeseries")
     primary_metric: str
     higher_is_better: bool
-    preview: bool = Field(description="A preview task is published but may still change as a new version.")
-    demo: bool = Field(description="Built from demo or synthetic data; its numbers are not scores on a real dataset.")
+    preview: bool = Field(description=PREVIEW_HELP)
+    demo: bool = Field(description=DEMO_HELP)
     status: str = Field(description="building | in_review | published")
     n_results: int = Field(description="Published, complete results on this version.")
     spec_hash: str
@@ -52,7 +52,7 @@ class TaskDetail(TaskSummary):
     change_note: str
     contamination_note: str
     catalog_id: str | None
-    catalog_url: str | None = Field(description="The benchmark catalog entry of this task (JSON: /v1/benchmarks/{id}).")
+    catalog_url: str | None = Field(description="Its benchmark catalog entry (get_benchmark).")
     spec: dict[str, Any]
     versions: list[TaskVersion]
     dataset_credit: DatasetCredit
@@ -97,17 +97,15 @@ def task_summary(registry: Registry, task: Task) -> TaskSummary:
 
 
 async def list_tasks(registry: Registry, query: ListTasksQuery) -> TaskList:
-    """Use to see what can be looked up: every task version with its dataset, kind, primary metric, preview
-    and demo flags, status and number of published results."""
+    """Use to see what can be looked up: every task version, its dataset, metric, status and result count."""
     return registry.remember(
         ("tasks",), lambda: TaskList(tasks=[task_summary(registry, t) for t in task_store.list_tasks(registry.store)])
     )
 
 
 async def get_task(registry: Registry, query: GetTaskQuery) -> TaskDetail:
-    """Use to check exactly what a result was computed on: the full specification of one task version with
-    its spec_hash (sha256 of the spec's canonical JSON), version history and dataset credit. `slug` may also
-    be slug@version; without a version, the latest published one."""
+    """Use to check exactly what a result was computed on: one task version's full specification, its spec_hash
+    (sha256 of the spec's canonical JSON), version history and dataset credit."""
     return registry.remember(("task", query.slug, query.version), lambda: build_task_detail(registry, query))
 
 
