@@ -129,21 +129,26 @@ class Listing:
     def prose(self, definition: dict[str, Any], shape: type[BaseModel] | None, where: str) -> dict[str, Any]:
         """A definition as one description listing its fields; records what it said."""
         inherited, source = self.shared(shape)
+        properties = {name: prop for name, prop in definition.get("properties", {}).items() if name not in inherited}
         parts = [f"{inherited[0]} … {inherited[-1]} as in {source}"] if inherited else []
-        for name, prop in definition.get("properties", {}).items():
-            if name not in inherited:
-                parts.append(self.field_text(name, prop))
+        parts += [text for name, prop in properties.items() if (text := self.field_text(name, prop))]
+        if not parts:  # nothing to say but the names: they are the description
+            parts = list(properties)
         for base in field_bases(shape) if shape is not None else []:
             self.spelt.setdefault(base, where)
         head = definition.get("description", "").rstrip(".")
         text = (f"{head}. " if head else "") + "Fields: " + "; ".join(parts) + "."
-        return {"type": "object", "description": text}
+        return {"description": text}
 
     def field_text(self, name: str, prop: dict[str, Any]) -> str:
+        """`name (Shape): what it is`; only the name when tools/list described it before; nothing for a plain
+        value nobody describes (its name says what it is, and every answer names it)."""
         word = kind(prop)
         label = f"{name} ({word})" if word else name
         text = prop.get("description")
-        if not text or (name, text) in self.described:
+        if not text:
+            return label if word else ""
+        if (name, text) in self.described:
             return label
         self.described.add((name, text))
         return f"{label}: {text.rstrip('.')}"
@@ -158,7 +163,7 @@ class Listing:
             for name in used_defs(schema)
             if self.owners.setdefault((name, orjson.dumps(definitions[name])), tool) == tool
         ]
-        out = self.prose({**schema, "description": ""}, response, f"{tool}'s output")
+        out = {"type": "object", **self.prose({**schema, "description": ""}, response, f"{tool}'s output")}
         self.whole.setdefault(response, f"{tool}'s output")
         if own:
             out["$defs"] = {name: self.definition(definitions[name], classes.get(name), name) for name in own}
@@ -167,7 +172,7 @@ class Listing:
     def definition(self, schema: dict[str, Any], shape: type[BaseModel] | None, name: str) -> dict[str, Any]:
         """A nested shape, or where it was listed whole (another tool's whole answer, e.g. lookup's result)."""
         if shape is not None and shape in self.whole:
-            return {"type": "object", "description": f"{self.whole[shape]}."}
+            return {"description": f"{self.whole[shape]}."}
         return self.prose(schema, shape, name)
 
 

@@ -44,8 +44,8 @@ Standing = Literal["building", "in_review", "published"]
 # Seed 002's words for where a benchmark stands, most advanced first (in_review reads "in review" on pages).
 STANDINGS: tuple[Standing, ...] = ("published", "in_review", "building")
 STANDING_HELP = (
-    "building (being prepared), in_review (built, awaiting its check) or published (with a leaderboard): the most "
-    "advanced of the non-demo task versions that run it; null when none does (`disposition` says why)."
+    "building, in_review or published: the furthest a non-demo task version running it got; null when none runs it "
+    "(see `disposition`)."
 )
 RUNS_HERE_HELP = "True when a non-demo BenchToward task runs it."
 
@@ -61,7 +61,7 @@ class ListBenchmarksQuery(Query):
         default=None,
         max_length=20,
         pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$",
-        description="Only entries whose dataset has this language code, e.g. ko, zh, en.",
+        description="Dataset language code, e.g. ko, zh, en.",
     )
     status: str | None = Field(
         default=None,
@@ -75,11 +75,10 @@ class ListBenchmarksQuery(Query):
     q: str | None = Field(
         default=None,
         max_length=200,
-        description="Words matched as prefixes in name, aliases, tags and summary (any word matches); best match "
-        "first (name over aliases, tags, summary; rarer words weigh more), an exact name first of all.",
+        description="Words (as prefixes) in name, aliases, tags or summary; best match first.",
         json_schema_extra={"pattern": SEARCHABLE.pattern},  # at least one letter or digit
     )
-    limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="At most this many entries per page (1-1000).")
+    limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="Entries per page.")
     cursor: str | None = cursor_field()
 
 
@@ -96,13 +95,13 @@ class CatalogTask(Shape):
     status: str
     preview: bool
     demo: bool
-    n_results: int = Field(description="Published, complete results on this version.")
+    n_results: int = Field(description="Published results on this version.")
     url: str = Field(description="Its page, with the leaderboard.")
     leaderboard_url: str = Field(description="The leaderboard as JSON.")
 
 
 class BenchmarkSummary(Shape):
-    """One catalog entry as the list shows it (its newest revision)."""
+    """A catalog entry (its newest revision)."""
 
     id: str
     name: str
@@ -159,8 +158,7 @@ class BenchmarkDetail(Shape):
     lineage: list[LineageLink]
     url: str
     entry: dict[str, Any] = Field(
-        description="The entry JSON as imported, unknown fields kept: page (measures, metric, dataset, harness, "
-        "contamination, saturation, lineage, sources, …), body (markdown), disposition."
+        description="The entry JSON as imported (page, body in markdown, disposition), unknown fields kept."
     )
 
 
@@ -308,7 +306,7 @@ def lineage_links(registry: Registry, entry: CatalogEntry) -> list[LineageLink]:
 
 async def get_benchmark(registry: Registry, query: GetBenchmarkQuery) -> BenchmarkDetail:
     """Use to learn which benchmark a score came from and how far to trust it: one catalog entry (measures,
-    metric, data, licence, harnesses, contamination, saturation, lineage, sources) and the tasks that run it."""
+    metric, data, contamination, saturation, lineage, sources) and the tasks that run it."""
     revisions = catalog_store.list_revisions(registry.store, query.id)
     if not revisions:
         raise BenchmarkNotFound(f"no catalog entry {query.id!r}; GET /v1/benchmarks lists the catalog")

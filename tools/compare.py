@@ -28,7 +28,17 @@ from tools import leaderboard, ranking
 from tools.errors import BadRequest, NotComparable, RunNotFound, RunNotOnTask, RunNotPublished
 from tools.refs import TASK_REF_SCHEMA, resolve_task
 from tools.registry import Registry
-from tools.schemas import Bootstrap, MetricValue, ModelRef, Shape, Tier, model_ref, primary_metric_value
+from tools.schemas import (
+    RANK_HELP,
+    RANK_RANGE_HELP,
+    Bootstrap,
+    MetricValue,
+    ModelRef,
+    Shape,
+    Tier,
+    model_ref,
+    primary_metric_value,
+)
 
 RUN_ID_SCHEMA: JsonDict = {"pattern": "^[0-9a-f]{12}$"}
 
@@ -52,8 +62,8 @@ class ComparedResult(Shape):
     model: ModelRef
     tier: Tier
     metric: MetricValue
-    rank: int | None = Field(description="Rank on the leaderboard (ties share one).")
-    rank_range: list[int] | None = Field(description="[best, worst] 95% rank range; null until computed.")
+    rank: int | None = Field(description=RANK_HELP)
+    rank_range: list[int] | None = Field(description=RANK_RANGE_HELP)
 
 
 class Difference(Shape):
@@ -91,7 +101,7 @@ class Comparison(Shape):
     p_tie: float | None = Field(description="Share of replicates where A and B tie.")
     agreement: Agreement | None = Field(description="Multiple-choice tasks only.")
     bootstrap: Bootstrap
-    same_draws_as_rank_ranges: bool = Field(description="The replicates are those of the task's rank ranges.")
+    same_draws_as_rank_ranges: bool = Field(description="Same replicates as the rank ranges.")
     note: str
 
 
@@ -103,10 +113,9 @@ class Computed:
 
 
 async def compare(registry: Registry, query: CompareQuery) -> Comparison:
-    """Use to compare two models on one task: the difference of the primary metric (A minus B) with its 95%
-    paired-bootstrap interval, the share of replicates in which A is better and, for multiple-choice tasks, the
-    agreement table with McNemar's exact p-value. `a` and `b` are run ids of published results of `task`, e.g.
-    from `leaderboard`."""
+    """Use to compare two results of one task: A minus B on the primary metric with its 95% paired-bootstrap
+    interval, P(A better) and, for multiple choice, McNemar's agreement table. `a`, `b`: run ids from
+    `leaderboard`."""
     task = resolve_task(registry.store, query.task)
     a, b = (comparable(registry, task, run_id) for run_id in (query.a, query.b))
     if a.run_id == b.run_id:

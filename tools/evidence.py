@@ -27,7 +27,7 @@ from store.evidence import Evidence
 from store.results import Result, ResultFilter
 from tools.errors import BadRequest
 from tools.evidence_formats import EvidenceFile, read_evidence_file
-from tools.refs import MODEL_NAME_SCHEMA, resolve_model
+from tools.refs import MODEL_HELP, MODEL_NAME_SCHEMA, resolve_model
 from tools.registry import Registry
 from tools.schemas import Shape
 
@@ -35,22 +35,22 @@ MAX_EVIDENCE_BYTES = 64 * 1024 * 1024  # an eval log with every sample of a larg
 
 
 class EvidenceAgreement(Shape):
-    """How the evidence's per-item outcomes compare with one BenchToward result of the model on shared item ids."""
+    """Agreement with one BenchToward result on shared item ids."""
 
     run_id: str
     task: str
     shared: int = Field(description="Items both have.")
     both_right: int
-    only_ours: int = Field(description="Right in BenchToward's result, wrong in the evidence.")
+    only_ours: int = Field(description="Right in ours, wrong in theirs.")
     only_theirs: int
     both_wrong: int
 
 
 class EvidenceRow(Shape):
-    """One metric another harness reported; not a BenchToward result (no run key, never ranked)."""
+    """One metric another harness reported (never a BenchToward result)."""
 
     id: int
-    source: str = Field(description="The imported file's name.")
+    source: str = Field(description="Imported file name.")
     harness: str = Field(description="lm-eval | inspect")
     harness_version: str
     external_model: str = Field(description="The model as the file names it.")
@@ -66,9 +66,9 @@ class EvidenceRow(Shape):
     n_samples: int | None
     n_shot: int | None
     evaluated_at: str
-    items: int = Field(description="Per-item outcomes stored with it (0 without samples).")
+    items: int = Field(description="Per-item outcomes stored (0 without samples).")
     agreement: list[EvidenceAgreement] = Field(
-        default_factory=list, description="Per BenchToward result of this model sharing item ids with the evidence."
+        default_factory=list, description="One per BenchToward result sharing item ids."
     )
 
 
@@ -166,7 +166,7 @@ class ListEvidenceQuery(Shape):
     model: str = Field(
         min_length=1,
         max_length=200,
-        description="BenchToward slug or provider model id.",
+        description=MODEL_HELP,
         json_schema_extra=MODEL_NAME_SCHEMA,
     )
 
@@ -179,8 +179,8 @@ class EvidenceList(Shape):
 
 
 async def list_evidence(registry: Registry, query: ListEvidenceQuery) -> EvidenceList:
-    """Use to see what other harnesses (lm-eval, Inspect) reported for a model: external evidence with its
-    harness, version, task, metric and uncertainty. It is never a BenchToward result and never ranked."""
+    """Use to see what other harnesses (lm-eval, Inspect) reported for a model: evidence, never a BenchToward
+    result, never ranked."""
     found = resolve_model(registry.store, query.model.strip())
     rows = evidence_store.evidence_of_model(registry.store, found.slug)
     items = {row.id: evidence_store.evidence_items(registry.store, row.id) for row in rows}

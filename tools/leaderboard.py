@@ -21,6 +21,8 @@ from tools.schemas import (
     DEMO_HELP,
     MODEL_TYPE_HELP,
     PREVIEW_HELP,
+    PRIMARY_METRIC_HELP,
+    RANK_HELP,
     RANK_RANGE_HELP,
     ModelTypeFilter,
     ResultRow,
@@ -38,15 +40,15 @@ class LeaderboardQuery(TieredQuery):
         max_length=80,
         json_schema_extra=TASK_REF_SCHEMA,
     )
-    model_type: ModelTypeFilter | None = Field(default=None, description="Only models of this type: " + MODEL_TYPE_HELP)
-    limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="At most this many rows per page (1-1000).")
+    model_type: ModelTypeFilter | None = Field(default=None, description=MODEL_TYPE_HELP)
+    limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="Rows per page.")
     cursor: str | None = cursor_field()
 
 
 class LeaderboardRow(ResultRow):
     """One ranked result."""
 
-    rank: int = Field(description="Position on the full leaderboard, 1 = best; ties share a rank.")
+    rank: int = Field(description=RANK_HELP)
     rank_range: list[int] | None = Field(description=RANK_RANGE_HELP)
 
 
@@ -54,7 +56,7 @@ class Leaderboard(Shape):
     task: str = Field(description="slug@version.")
     title: str
     spec_hash: str = Field(description="sha256 of the task version's specification.")
-    primary_metric: str = Field(description="The metric rows are ranked by (0-1 scale).")
+    primary_metric: str = Field(description=PRIMARY_METRIC_HELP)
     higher_is_better: bool
     demo: bool = Field(description=DEMO_HELP)
     preview: bool = Field(description=PREVIEW_HELP)
@@ -84,9 +86,8 @@ def sort_key(higher_is_better: bool):  # type: ignore[no-untyped-def]
 
 
 async def leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboard:
-    """Use to compare models on one task: published, complete results, best first by the primary metric, each
-    with its 95% CI and `rank_range` (overlapping intervals may not differ meaningfully). Filters keep each row's
-    rank on the full leaderboard."""
+    """Use to compare models on one task: published, complete results, best first, with 95% CIs and
+    `rank_range` (overlapping intervals may not differ meaningfully)."""
     key = ("leaderboard", query.model_dump_json())
     return registry.remember(key, lambda: leaderboard_page(registry, query))
 

@@ -9,7 +9,7 @@ call (claims heart-beat several times a second and do not move the cache's gener
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field, PrivateAttr
 
@@ -56,7 +56,7 @@ class Progress(Shape):
     items_done: int = Field(description="Items answered so far.")
     items_total: int | None = Field(description="Items in the run; null until loaded.")
     started_at: str = Field(description="UTC, ISO 8601.")
-    heartbeat_at: str = Field(description="The run's last sign of life.")
+    heartbeat_at: str = Field(description="Last sign of life.")
     stale: bool = Field(description="No sign of life for a while; a maintainer resumes it.")
 
 
@@ -67,10 +67,10 @@ class LookupResponse(Shape):
     (the published result), `withdrawn` (see `result.status_reason`). Only `not_evaluated` means: run it yourself
     or request it."""
 
-    status: LookupStatus
+    status: LookupStatus = Field(description=" | ".join(get_args(LookupStatus)))
     model_known: bool = Field(description="false: no model here has this name.")
     result: ResultDetail | None
-    request_id: int | None = Field(default=None, description="The evaluation request for this model and task.")
+    request_id: int | None = Field(default=None, description="The request for this model and task.")
     progress: Progress | None = Field(default=None, description="While evaluating.")
     hint: str | None = Field(default=None, description="What to do next.")
     _slugs: tuple[str, ...] = PrivateAttr(default=())  # the models whose run claims may move this answer
@@ -80,11 +80,11 @@ class LookupResponse(Shape):
 async def lookup(registry: Registry, query: LookupQuery, visitor: Visitor | None = None) -> LookupResponse:
     """Call this before you run an evaluation yourself: has `model` been evaluated on `task` already?
 
-    `evaluated`: the published result (cite it, download its predictions, do not recompute it); `in_review`: a
-    result awaits a maintainer's check; `withdrawn`: the maintainers withdrew it (see `result.status_reason`; do
-    not rerun it); `requested`, `queued`, `evaluating` (see `progress`): the run is on its way here, do not run it
-    yourself; `not_evaluated`: nobody has run or asked for it (`model_known: false`: no model here has that
-    name): ask with `request_evaluation`. A lookup that finds a published result counts as one reuse.
+    `evaluated`: cite the published result, reuse its predictions, do not recompute it; `in_review`: a result
+    awaits a maintainer's check; `withdrawn`: withdrawn by the maintainers (see `result.status_reason`), do not
+    rerun it; `requested`, `queued`, `evaluating`: on its way here, do not run it yourself; `not_evaluated`: nobody
+    has run or asked for it: ask with `request_evaluation`. A lookup that finds a published result counts as one
+    reuse.
     """
     response = registry.remember(("lookup", query.model, query.task), lambda: find(registry, query))
     if response.status == "evaluated" and response.result is not None:

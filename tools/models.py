@@ -14,7 +14,15 @@ from store.results import ResultFilter
 from tools import paging
 from tools.errors import BadRequest
 from tools.paging import cursor_field, next_field, total_field
-from tools.refs import MODEL_NAME_SCHEMA, MODEL_SLUG, find_model, is_model_slug, registered_slug, resolve_model
+from tools.refs import (
+    MODEL_HELP,
+    MODEL_NAME_SCHEMA,
+    MODEL_SLUG,
+    find_model,
+    is_model_slug,
+    registered_slug,
+    resolve_model,
+)
 from tools.registry import Registry
 from tools.results import ResultSummary, summaries
 from tools.schemas import Shape
@@ -117,7 +125,7 @@ async def ensure_endpoint_model(registry: Registry, slug: str, model_id: str | N
 class GetModelQuery(Shape):
     model: str = Field(
         max_length=200,
-        description="BenchToward slug (kgpu/medgemma-27b) or provider model id (medgemma-27b).",
+        description=MODEL_HELP,
         json_schema_extra=MODEL_NAME_SCHEMA,
     )
 
@@ -130,9 +138,9 @@ class ModelSummary(Shape):
     type: str = Field(description="llm | tabular | timeseries | baseline")
     provider: str
     provider_model_id: str | None
-    version: str = Field(description="Version or weights revision the results were computed with.")
-    status: str = Field(description="building | evaluating (BenchToward's evaluator runs it) | in_review | published")
-    aliases: list[str] = Field(description="Every other name lookup accepts for this model (any case).")
+    version: str = Field(description="Version or weights revision evaluated.")
+    status: str = Field(description="building | evaluating | in_review | published")
+    aliases: list[str] = Field(description="Other names lookup accepts (any case).")
     url: str = Field(description="The model's page.")
 
     @classmethod
@@ -143,15 +151,12 @@ class ModelSummary(Shape):
 class ModelDetail(ModelSummary):
     """A model, where it stands, and its results on every task, newest first."""
 
-    results: list[ResultSummary] = Field(
-        description="Complete results on every task: published ones, and those in review or withdrawn (see status)."
-    )
+    results: list[ResultSummary] = Field(description="Complete results on every task, whatever their status.")
 
 
 async def get_model(registry: Registry, query: GetModelQuery) -> ModelDetail:
-    """Use to see one model across tasks: its type, provider, version and status (e.g. `evaluating` while
-    BenchToward's evaluator sets it up), and every complete result it has — published, in review or
-    withdrawn, each with its status — newest first. `model` is a slug or a provider model id."""
+    """Use to see one model across tasks: its status (e.g. `evaluating`) and every complete result it has
+    (published, in review or withdrawn), newest first."""
     return registry.remember(("model", query.model), lambda: build_model_detail(registry, query))
 
 
@@ -170,13 +175,13 @@ class ListModelsQuery(Shape):
     q: str | None = Field(
         default=None,
         max_length=200,
-        description="Words that must all appear (any case) in a model's slug, name, provider or other names.",
+        description="Words all found (any case) in a model's slug, name, provider or aliases.",
     )
     type: Literal["llm", "tabular", "timeseries", "baseline"] | None = Field(
         default=None, description="Only models of this type (any case)."
     )
     status: ModelStatus | None = Field(default=None, description="Only models with this status (any case).")
-    limit: int = Field(default=100, ge=1, le=1000, description="At most this many models per page.")
+    limit: int = Field(default=100, ge=1, le=1000, description="Models per page.")
     cursor: str | None = cursor_field()
 
     @field_validator("type", "status", mode="before")
@@ -207,9 +212,8 @@ def matches(model: ModelSummary, query: ListModelsQuery) -> bool:
 
 
 async def list_models(registry: Registry, query: ListModelsQuery) -> ModelList:
-    """Use to find a model: every registered model with its status (`evaluating` while BenchToward's evaluator
-    runs it), type, provider, provider model id and aliases, by slug. Filter with `q` (words in any of its
-    names), `type` and `status`; page with `cursor` (the previous page's `next`)."""
+    """Use to find a model: every registered model with its status (e.g. `evaluating`), type and names, by
+    slug."""
     every = registry.remember(("models",), lambda: model_summaries(registry))
     found = [model for model in every if matches(model, query)]
     shown, total, following = paging.page(found, query, query.limit)

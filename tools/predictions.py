@@ -26,11 +26,9 @@ MAX_PREVIEW_ROWS = 100
 
 class GetPredictionsQuery(Query):
     run_id: str = Field(max_length=64, description="The 12-hex-character run id.")
-    correct: bool | None = Field(
-        default=None, description="Only rows answered right (true) or wrong (false), where the file has `correct`."
-    )
+    correct: bool | None = Field(default=None, description="Only right (true) or wrong (false) rows.")
     instance_id: str | None = Field(default=None, max_length=200, description="Only the row(s) of this item.")
-    limit: int = Field(default=5, ge=0, le=MAX_PREVIEW_ROWS, description="Rows per page (0-100).")
+    limit: int = Field(default=5, ge=0, le=MAX_PREVIEW_ROWS, description="Rows per page.")
     cursor: str | None = cursor_field()
 
 
@@ -75,8 +73,8 @@ def read_page(path: Path, query: GetPredictionsQuery, offset: int) -> tuple[list
 
 
 async def get_predictions(registry: Registry, query: GetPredictionsQuery) -> PredictionsPreview:
-    """Use to reuse per-item predictions: the parquet file's URL and sha256, its columns, and a page of its rows.
-    Page until `next` is null to read every row."""
+    """Use to reuse per-item predictions: the parquet file's URL and sha256, and its rows page by page (until
+    `next` is null)."""
     result = stored_result(registry, query.run_id)
     key = ("predictions", result.run_id, result.predictions_sha256, query.model_dump_json())  # pinned by its hash
     cached: PredictionsPreview | None = registry.cache.peek(registry.store, key)

@@ -33,7 +33,15 @@ from tools.maintainers import Actor
 from tools.proposals import AGENT, chat_run_key, repo_parts
 from tools.ratelimit import EVALUATION_REQUESTS, RateLimiter
 from tools.reading import fetch_document, read_record
-from tools.refs import MODEL_NAME_SCHEMA, TASK_REF_SCHEMA, find_model, is_model_slug, model_name, resolve_task
+from tools.refs import (
+    MODEL_HELP,
+    MODEL_NAME_SCHEMA,
+    TASK_REF_SCHEMA,
+    find_model,
+    is_model_slug,
+    model_name,
+    resolve_task,
+)
 from tools.registry import Registry
 from tools.schemas import Shape
 from tools.usage import Visitor
@@ -50,7 +58,7 @@ class EvaluationRequestBody(Shape):
     model: str = Field(
         min_length=1,
         max_length=200,
-        description="Slug, Hugging Face repo id (HuggingFaceTB/SmolLM2-135M-Instruct) or provider model id.",
+        description=MODEL_HELP,
         json_schema_extra=MODEL_NAME_SCHEMA,
     )
     task: str = Field(
@@ -237,8 +245,8 @@ async def request_evaluation(
     registry: Registry, body: EvaluationRequestBody, visitor: Visitor | None = None
 ) -> RequestReceipt:
     """Use when `lookup` says `not_evaluated`: ask BenchToward to evaluate `model` on `task`. Nothing runs until a
-    maintainer approves; `lookup` then follows it: requested → queued → evaluating → in_review → evaluated. Asking
-    again answers the first request. Give `source_url` so the evaluator can set the model up."""
+    maintainer approves; `lookup` then follows it. Asking again answers the first request. Give `source_url` so
+    the evaluator can set the model up."""
     task = resolve_task(registry.store, body.task)
     name = model_name(body.model)
     current = await lookup(registry, LookupQuery(model=name, task=task.ref), Visitor(None, "", bot=True))

@@ -14,7 +14,7 @@ from tools.errors import DatasetNotFound, RunNotFound
 from tools.inputs import Query
 from tools.leaderboard import standing
 from tools.paging import cursor_field, next_field, total_field
-from tools.refs import MODEL_NAME_SCHEMA, TASK_REF_SCHEMA, parse_task_ref, resolve_model, resolve_task
+from tools.refs import MODEL_HELP, MODEL_NAME_SCHEMA, TASK_REF_SCHEMA, parse_task_ref, resolve_model, resolve_task
 from tools.registry import Registry
 from tools.schemas import (
     DEMO_HELP,
@@ -42,16 +42,16 @@ class SearchResultsQuery(TieredQuery):
     model: str | None = Field(
         default=None,
         max_length=200,
-        description="Model slug or provider model id.",
+        description=MODEL_HELP,
         json_schema_extra=MODEL_NAME_SCHEMA,
     )
     model_type: ModelTypeFilter | None = Field(default=None, description=MODEL_TYPE_HELP)
-    limit: int = Field(default=100, ge=1, le=1000, description="At most this many results per page (1-1000).")
+    limit: int = Field(default=100, ge=1, le=1000, description="Results per page.")
     cursor: str | None = cursor_field()
 
 
 class ResultSummary(ResultRow):
-    """A result in a list: its primary metric with CI and where to read the rest."""
+    """A result in a list."""
 
     spec_hash: str = Field(description="sha256 of the task version's specification.")
     demo: bool = Field(description=DEMO_HELP)
@@ -101,8 +101,7 @@ def summaries(registry: Registry, results: list[Result]) -> list[ResultSummary]:
 
 
 async def search_results(registry: Registry, query: SearchResultsQuery) -> ResultList:
-    """Use to find results across tasks: published, complete results matching every given filter, newest first.
-    For one model on one task prefer `lookup`."""
+    """Use to find published results across tasks, newest first. For one model on one task prefer `lookup`."""
 
     def build() -> ResultList:
         where = result_filter(registry, query)
@@ -129,10 +128,8 @@ def build_detail(registry: Registry, result: Result) -> ResultDetail:
 
 
 async def get_result(registry: Registry, query: GetResultQuery, visitor: Visitor | None = None) -> ResultDetail:
-    """Use to cite or inspect one result: all metrics with 95% CIs, configuration, exact versions (harness,
-    spec hash), cost, BibTeX and the predictions URL. Works for results in review or withdrawn too (see
-    `status`). Reading a published result counts as a download for the reuse count.
-    """
+    """Use to cite or inspect one result, also in review or withdrawn (see `status`). Reading a published result
+    counts as a reuse."""
     result = result_store.get_result(registry.store, query.run_id)
     if result is None:
         raise RunNotFound(f"no result with run_id {query.run_id[:64]!r}")

@@ -29,13 +29,10 @@ class Stats(Shape):
     tasks: int = Field(description="Task versions.")
     tasks_published: int
     datasets: int
-    total_cost_usd: float = Field(description="Sum of known compute costs of published results.")
+    total_cost_usd: float = Field(description="Known compute cost of published results, summed.")
     results_with_unknown_cost: int
     reuses: Reuses
-    visits: int = Field(
-        description="Browser page visits, from page beacons: one per page, visitor and Korea-time day (automated "
-        "fetches send none)."
-    )
+    visits: int = Field(description="Browser page visits (page beacons: one per page, visitor and day).")
 
 
 class StatsQuery(Shape):
@@ -43,8 +40,7 @@ class StatsQuery(Shape):
 
 
 async def stats(registry: Registry, query: StatsQuery) -> Stats:
-    """Use for an overview: counts of results, models, tasks and datasets, total known compute cost, reuses
-    (lookups that found a result, downloads) and browser page visits."""
+    """Use for an overview: counts, total known compute cost, reuses and page visits."""
     return registry.remember(("stats",), lambda: count(registry))
 
 

@@ -29,7 +29,7 @@ class TaskSummary(Shape):
     preview: bool = Field(description=PREVIEW_HELP)
     demo: bool = Field(description=DEMO_HELP)
     status: str = Field(description="building | in_review | published")
-    n_results: int = Field(description="Published, complete results on this version.")
+    n_results: int = Field(description="Published results on this version.")
     spec_hash: str
     url: str
 
@@ -104,8 +104,8 @@ async def list_tasks(registry: Registry, query: ListTasksQuery) -> TaskList:
 
 
 async def get_task(registry: Registry, query: GetTaskQuery) -> TaskDetail:
-    """Use to check exactly what a result was computed on: one task version's full specification, its spec_hash
-    (sha256 of the spec's canonical JSON), version history and dataset credit."""
+    """Use to check exactly what a result was computed on: a task version's full specification, spec_hash,
+    version history and dataset credit."""
     return registry.remember(("task", query.slug, query.version), lambda: build_task_detail(registry, query))
 
 
