@@ -100,13 +100,13 @@ def field_bases(shape: type[BaseModel]) -> list[type[BaseModel]]:
 
 
 def kind(prop: dict[str, Any]) -> str:
-    """A property's type in a word or two: a definition's name, `list of X`, or nothing for plain values."""
+    """A property's type in a word: a definition's name, `X[]` for a list of them, or nothing for plain values."""
     ref = prop.get("$ref") or next((a.get("$ref") for a in prop.get("anyOf", []) if "$ref" in a), None)
     if ref:
         return str(ref).rsplit("/", 1)[1]
     items = prop.get("items", {})
     if isinstance(items, dict) and "$ref" in items:
-        return "list of " + str(items["$ref"]).rsplit("/", 1)[1]
+        return str(items["$ref"]).rsplit("/", 1)[1] + "[]"
     return ""
 
 
@@ -137,8 +137,7 @@ class Listing:
         for base in field_bases(shape) if shape is not None else []:
             self.spelt.setdefault(base, where)
         head = definition.get("description", "").rstrip(".")
-        text = (f"{head}. " if head else "") + "Fields: " + "; ".join(parts) + "."
-        return {"description": text}
+        return {"description": (f"{head}. " if head else "") + "; ".join(parts) + "."}
 
     def field_text(self, name: str, prop: dict[str, Any]) -> str:
         """`name (Shape): what it is`; only the name when tools/list described it before; nothing for a plain

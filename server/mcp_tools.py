@@ -37,10 +37,11 @@ exists, cite it and download its predictions instead of recomputing it; if it is
 `request_evaluation` asks for the run. Lists page with `cursor` = the last `next`. Errors start with a stable code
 (e.g. `task_not_found: ...`)."""
 
-# Hints beyond their defaults only (read-only implies not destructive and idempotent): tools/list stays small.
-READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+# Hints beyond their defaults only (read-only implies not destructive and idempotent), within tools/list's
+# budget: read-only is the hint clients act on (auto-approval); the closed-world hint of the reads is left out.
+READ_ONLY = ToolAnnotations(read_only_hint=True)
 # A request changes nothing an agent reads until a maintainer acts; asking twice answers the first request.
-WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=True)
+WRITES = ToolAnnotations(destructive_hint=False, idempotent_hint=True)
 Handler = Callable[[dict[str, Any], Context[Any, Any]], Awaitable[CallToolResult]]
 
 

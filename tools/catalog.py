@@ -43,10 +43,7 @@ SEARCHABLE = re.compile(r"[^\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]")  # an AS
 Standing = Literal["building", "in_review", "published"]
 # Seed 002's words for where a benchmark stands, most advanced first (in_review reads "in review" on pages).
 STANDINGS: tuple[Standing, ...] = ("published", "in_review", "building")
-STANDING_HELP = (
-    "building, in_review or published: the furthest a non-demo task version running it got; null when none runs it "
-    "(see `disposition`)."
-)
+STANDING_HELP = "building, in_review or published (its furthest non-demo task); null when none (see `disposition`)."
 RUNS_HERE_HELP = "True when a non-demo BenchToward task runs it."
 
 
@@ -69,9 +66,7 @@ class ListBenchmarksQuery(Query):
         pattern=r"^[A-Za-z0-9_-]+$",
         description="Only entries with this disposition, e.g. runs_here, not_run_here, unassessed.",
     )
-    runs_here: bool | None = Field(
-        default=None, description="true: only benchmarks a BenchToward task runs; false: only those none runs."
-    )
+    runs_here: bool | None = Field(default=None, description="true: only benchmarks run here; false: only the others.")
     q: str | None = Field(
         default=None,
         max_length=200,
@@ -88,14 +83,14 @@ class GetBenchmarkQuery(Query):
 
 
 class CatalogTask(Shape):
-    """A task version that runs the benchmark."""
+    """A task version that runs it."""
 
     task: str = Field(description="slug@version")
     title: str
     status: str
     preview: bool
     demo: bool
-    n_results: int = Field(description="Published results on this version.")
+    n_results: int = Field(description="Published results.")
     url: str = Field(description="Its page, with the leaderboard.")
     leaderboard_url: str = Field(description="The leaderboard as JSON.")
 
@@ -151,10 +146,8 @@ class BenchmarkDetail(Shape):
     revisions: list[RevisionInfo]
     runs_here: bool = Field(description=RUNS_HERE_HELP)
     standing: Standing | None = Field(description=STANDING_HELP)
-    tasks: list[CatalogTask] = Field(description="Task versions that run it, demo tasks last.")
-    name_collision: NameCollision | None = Field(
-        description="Set when another benchmark has this name: read it before comparing scores."
-    )
+    tasks: list[CatalogTask] = Field(description="Demo tasks last.")
+    name_collision: NameCollision | None = Field(description="Read it before comparing scores.")
     lineage: list[LineageLink]
     url: str
     entry: dict[str, Any] = Field(
@@ -305,8 +298,8 @@ def lineage_links(registry: Registry, entry: CatalogEntry) -> list[LineageLink]:
 
 
 async def get_benchmark(registry: Registry, query: GetBenchmarkQuery) -> BenchmarkDetail:
-    """Use to learn which benchmark a score came from and how far to trust it: one catalog entry (measures,
-    metric, data, contamination, saturation, lineage, sources) and the tasks that run it."""
+    """Use to learn which benchmark a score came from and how far to trust it: one catalog entry and the tasks
+    that run it."""
     revisions = catalog_store.list_revisions(registry.store, query.id)
     if not revisions:
         raise BenchmarkNotFound(f"no catalog entry {query.id!r}; GET /v1/benchmarks lists the catalog")

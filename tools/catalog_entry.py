@@ -308,7 +308,7 @@ class SourceLink(Shape):
 
 
 class NameCollision(Shape):
-    """Another benchmark with this name, and how BenchToward knows."""
+    """Another benchmark with this name."""
 
     note: str = Field(description="The entry's words on it.")
     detected_from: str = Field(

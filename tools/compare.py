@@ -26,7 +26,7 @@ from store.results import Result
 from store.tasks import Task
 from tools import leaderboard, ranking
 from tools.errors import BadRequest, NotComparable, RunNotFound, RunNotOnTask, RunNotPublished
-from tools.refs import TASK_REF_SCHEMA, resolve_task
+from tools.refs import TASK_HELP, TASK_REF_SCHEMA, resolve_task
 from tools.registry import Registry
 from tools.schemas import (
     RANK_HELP,
@@ -47,7 +47,7 @@ class CompareQuery(Shape):
     task: str = Field(
         min_length=1,
         max_length=80,
-        description="slug@version of both results (slug: the latest published version).",
+        description=TASK_HELP,
         json_schema_extra=TASK_REF_SCHEMA,
     )
     a: str = Field(min_length=1, max_length=64, description="Run id of result A.", json_schema_extra=RUN_ID_SCHEMA)
@@ -55,7 +55,7 @@ class CompareQuery(Shape):
 
 
 class ComparedResult(Shape):
-    """One side, as its leaderboard row shows it."""
+    """One side."""
 
     run_id: str
     url: str
@@ -67,7 +67,7 @@ class ComparedResult(Shape):
 
 
 class Difference(Shape):
-    """A's primary metric minus B's, with its 95% paired-bootstrap interval."""
+    """A minus B, with its 95% paired-bootstrap interval."""
 
     value: float
     ci_low: float | None
@@ -75,14 +75,14 @@ class Difference(Shape):
 
 
 class Agreement(Shape):
-    """How A and B agree item by item (multiple choice)."""
+    """Item-by-item agreement."""
 
     items: int
     both_right: int
     only_a: int = Field(description="Right in A, wrong in B.")
     only_b: int = Field(description="Right in B, wrong in A.")
     both_wrong: int
-    mcnemar_p: float = Field(description="Two-sided exact McNemar p-value (only_a vs only_b).")
+    mcnemar_p: float = Field(description="Two-sided exact McNemar p (only_a vs only_b).")
 
 
 class Comparison(Shape):

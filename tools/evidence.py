@@ -47,7 +47,7 @@ class EvidenceAgreement(Shape):
 
 
 class EvidenceRow(Shape):
-    """One metric another harness reported (never a BenchToward result)."""
+    """One metric another harness reported."""
 
     id: int
     source: str = Field(description="Imported file name.")

@@ -15,7 +15,7 @@ from store.tasks import Task
 from tools import paging
 from tools.paging import cursor_field, next_field, total_field
 from tools.ranking import is_current
-from tools.refs import TASK_REF_SCHEMA, resolve_task
+from tools.refs import TASK_HELP, TASK_REF_SCHEMA, resolve_task
 from tools.registry import Registry
 from tools.schemas import (
     DEMO_HELP,
@@ -35,7 +35,7 @@ MAX_LIMIT = 1000
 
 class LeaderboardQuery(TieredQuery):
     task: str = Field(
-        description="slug@version, or slug for the latest published version.",
+        description=TASK_HELP,
         min_length=1,
         max_length=80,
         json_schema_extra=TASK_REF_SCHEMA,
@@ -55,7 +55,7 @@ class LeaderboardRow(ResultRow):
 class Leaderboard(Shape):
     task: str = Field(description="slug@version.")
     title: str
-    spec_hash: str = Field(description="sha256 of the task version's specification.")
+    spec_hash: str = Field(description="sha256 of the task version's spec.")
     primary_metric: str = Field(description=PRIMARY_METRIC_HELP)
     higher_is_better: bool
     demo: bool = Field(description=DEMO_HELP)

@@ -24,7 +24,15 @@ from store.requests import EvaluationRequest
 from store.results import ResultFilter
 from store.tasks import Task
 from tools.evaluate import STALE_AFTER_SECONDS, heartbeat_stale, owner_alive
-from tools.refs import MODEL_NAME_SCHEMA, TASK_REF_SCHEMA, find_model, is_model_slug, model_name, resolve_task
+from tools.refs import (
+    MODEL_NAME_SCHEMA,
+    TASK_HELP,
+    TASK_REF_SCHEMA,
+    find_model,
+    is_model_slug,
+    model_name,
+    resolve_task,
+)
 from tools.registry import Registry
 from tools.results import detail
 from tools.schemas import ResultDetail, Shape
@@ -45,13 +53,13 @@ class LookupQuery(Shape):
     task: str = Field(
         min_length=1,
         max_length=80,
-        description="slug@version, or slug for the latest published version.",
+        description=TASK_HELP,
         json_schema_extra=TASK_REF_SCHEMA,
     )
 
 
 class Progress(Shape):
-    """How far a running evaluation is."""
+    """A running evaluation."""
 
     items_done: int = Field(description="Items answered so far.")
     items_total: int | None = Field(description="Items in the run; null until loaded.")
@@ -80,11 +88,10 @@ class LookupResponse(Shape):
 async def lookup(registry: Registry, query: LookupQuery, visitor: Visitor | None = None) -> LookupResponse:
     """Call this before you run an evaluation yourself: has `model` been evaluated on `task` already?
 
-    `evaluated`: cite the published result, reuse its predictions, do not recompute it; `in_review`: a result
-    awaits a maintainer's check; `withdrawn`: withdrawn by the maintainers (see `result.status_reason`), do not
-    rerun it; `requested`, `queued`, `evaluating`: on its way here, do not run it yourself; `not_evaluated`: nobody
-    has run or asked for it: ask with `request_evaluation`. A lookup that finds a published result counts as one
-    reuse.
+    `evaluated`: cite the published result and reuse its predictions, do not recompute it; `requested`, `queued`,
+    `evaluating`, `in_review`: it is on its way here, do not run it yourself; `withdrawn`: see
+    `result.status_reason`, do not rerun it; `not_evaluated`: nobody ran or asked for it: ask with
+    `request_evaluation`.
     """
     response = registry.remember(("lookup", query.model, query.task), lambda: find(registry, query))
     if response.status == "evaluated" and response.result is not None:

@@ -25,7 +25,7 @@ from tools.refs import (
 )
 from tools.registry import Registry
 from tools.results import ResultSummary, summaries
-from tools.schemas import Shape
+from tools.schemas import ModelRef, Shape
 
 MODEL_TYPES = ("llm", "tabular", "timeseries", "baseline")
 BASELINES: dict[str, tuple[str, str]] = {  # slug → (name, task kind)
@@ -130,13 +130,9 @@ class GetModelQuery(Shape):
     )
 
 
-class ModelSummary(Shape):
+class ModelSummary(ModelRef):
     """A registered model, its names and where it stands."""
 
-    slug: str = Field(description="BenchToward model slug, provider/name.")
-    name: str
-    type: str = Field(description="llm | tabular | timeseries | baseline")
-    provider: str
     provider_model_id: str | None
     version: str = Field(description="Version or weights revision evaluated.")
     status: str = Field(description="building | evaluating | in_review | published")
@@ -155,8 +151,7 @@ class ModelDetail(ModelSummary):
 
 
 async def get_model(registry: Registry, query: GetModelQuery) -> ModelDetail:
-    """Use to see one model across tasks: its status (e.g. `evaluating`) and every complete result it has
-    (published, in review or withdrawn), newest first."""
+    """Use to see one model across tasks: its status and every complete result it has, newest first."""
     return registry.remember(("model", query.model), lambda: build_model_detail(registry, query))
 
 
@@ -175,7 +170,7 @@ class ListModelsQuery(Shape):
     q: str | None = Field(
         default=None,
         max_length=200,
-        description="Words all found (any case) in a model's slug, name, provider or aliases.",
+        description="Words all found in a model's names (any case).",
     )
     type: Literal["llm", "tabular", "timeseries", "baseline"] | None = Field(
         default=None, description="Only models of this type (any case)."

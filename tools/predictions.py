@@ -43,12 +43,12 @@ class PredictionsPreview(Shape):
 
     run_id: str
     url: str = Field(description="The whole parquet file.")
-    sha256: str = Field(description="sha256 of the file.")
-    rows: int = Field(description="Rows in the whole file.")
+    sha256: str
+    rows: int = Field(description="Rows in the file.")
     columns: list[Column]
     total: int = total_field()
     next: str | None = next_field()
-    head: list[dict[str, Any]] = Field(description="The rows of this page, in file order.")
+    head: list[dict[str, Any]] = Field(description="This page's rows, in file order.")
 
 
 def stored_result(registry: Registry, run_id: str) -> Result:

@@ -36,6 +36,7 @@ from tools.reading import fetch_document, read_record
 from tools.refs import (
     MODEL_HELP,
     MODEL_NAME_SCHEMA,
+    TASK_HELP,
     TASK_REF_SCHEMA,
     find_model,
     is_model_slug,
@@ -64,7 +65,7 @@ class EvaluationRequestBody(Shape):
     task: str = Field(
         min_length=1,
         max_length=80,
-        description="slug@version, or slug for the latest published version.",
+        description=TASK_HELP,
         json_schema_extra=TASK_REF_SCHEMA,
     )
     source_url: str | None = Field(

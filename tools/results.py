@@ -53,7 +53,7 @@ class SearchResultsQuery(TieredQuery):
 class ResultSummary(ResultRow):
     """A result in a list."""
 
-    spec_hash: str = Field(description="sha256 of the task version's specification.")
+    spec_hash: str = Field(description="sha256 of the task version's spec.")
     demo: bool = Field(description=DEMO_HELP)
 
 

@@ -26,16 +26,16 @@ RESULTS_LICENSE = "CC BY 4.0"
 TIER_HELP = "How it was run: standard, agent, baseline or official."
 MODEL_TYPE_HELP = "Only models of this type (any case)."
 METRIC_SCALE = "On a 0-1 scale (accuracy 0.62 is 62%)."
-N_HELP = "The same as n_items (kept for compatibility)."
+N_HELP = "= n_items (kept for compatibility)."
 N_ITEMS_HELP = "Items scored (questions, or time-series windows)."
-N_UNITS_HELP = "Independent units the 95% CI resamples; report this as the sample size."
+N_UNITS_HELP = "Units the 95% CI resamples; report this as the sample size."
 RANK_RANGE_HELP = "[best, worst] rank in 95% of paired bootstrap replicates; null until computed."
-RANK_HELP = "Rank on the full leaderboard, 1 = best (ties share one); null off it."
+RANK_HELP = "1 = best on the full leaderboard (ties share one); null off it."
 RESULT_STATUS_HELP = "published, in_review (awaits a maintainer) or withdrawn."
 PRIMARY_METRIC_HELP = "The metric leaderboards rank by (0-1 scale)."
 PARSE_RATE_HELP = "Share of answers parsed (LLM tasks)."
-COST_HELP = "Compute cost in USD; null when unknown."
-UNIT_HELP = "One bootstrap unit: question or patient."
+COST_HELP = "USD; null when unknown."
+UNIT_HELP = "question or patient."
 PREVIEW_HELP = "The task version may still change (as a new version)."
 DEMO_HELP = "Demo or synthetic data: not a real comparison."
 TIER_MEANINGS: dict[str, str] = {
@@ -65,7 +65,7 @@ class Shape(BaseModel):
 class ModelRef(Shape):
     """A model."""
 
-    slug: str = Field(description="BenchToward model slug, provider/name.")
+    slug: str = Field(description="provider/name.")
     name: str
     type: str = Field(description="llm | tabular | timeseries | baseline")
     provider: str = Field(description="The slug's first part.")
@@ -116,7 +116,7 @@ class ResultRow(Shape):
     unit: str = Field(description=UNIT_HELP)
     parse_rate: float | None = Field(description=PARSE_RATE_HELP)
     cost_usd: float | None = Field(description=COST_HELP)
-    eval_date: str = Field(description="UTC date of the run.")
+    eval_date: str = Field(description="UTC date.")
     url: str = Field(description="The result's page.")
     status: ResultStatus = Field(description=RESULT_STATUS_HELP)
 
@@ -136,12 +136,12 @@ class ResultRow(Shape):
 
 class PredictionsLink(Shape):
     url: str = Field(description="The whole parquet file.")
-    sha256: str = Field(description="sha256 of the file.")
-    rows: int = Field(description="Rows in the whole file.")
+    sha256: str
+    rows: int = Field(description="Rows in the file.")
 
 
 class DatasetCredit(Shape):
-    """The task's dataset and its own licence: credit it when you reuse the result."""
+    """The dataset and its own licence: credit it when you reuse the result."""
 
     slug: str
     name: str
@@ -154,11 +154,11 @@ class DatasetCredit(Shape):
 class ResultDetail(Shape):
     """One result: every metric with its CI, configuration, exact versions, cost, BibTeX, predictions."""
 
-    run_id: str = Field(description="First 12 hex characters of run_key.")
+    run_id: str = Field(description="run_key's first 12 hex digits.")
     run_key: str = Field(description="sha256 of the canonical JSON of `key`.")
     url: str = Field(description="The result's page.")
     task: str = Field(description="slug@version.")
-    spec_hash: str = Field(description="sha256 of the task version's specification.")
+    spec_hash: str = Field(description="sha256 of the task version's spec.")
     status: ResultStatus = Field(description=RESULT_STATUS_HELP)
     status_reason: str = Field(description="Why it was withdrawn or held.")
     partial: bool = Field(description="A partial run (--limit); never on a leaderboard.")
@@ -166,7 +166,7 @@ class ResultDetail(Shape):
     model: ModelRef
     model_version: str
     tier: Tier = Field(description=TIER_HELP)
-    eval_date: str = Field(description="UTC date of the run.")
+    eval_date: str = Field(description="UTC date.")
     primary_metric: str = Field(description=PRIMARY_METRIC_HELP)
     metrics: list[MetricValue]
     bootstrap: Bootstrap
@@ -178,9 +178,9 @@ class ResultDetail(Shape):
     rank_range: list[int] | None = Field(description=RANK_RANGE_HELP)
     parse_rate: float | None = Field(description=PARSE_RATE_HELP)
     cost_usd: float | None = Field(description=COST_HELP)
-    config: dict[str, Any] = Field(description="Run configuration (prompt, sampling, limits).")
-    versions: dict[str, Any] = Field(description="Exact versions: harness, packages, spec hash, tokens.")
-    key: dict[str, Any] = Field(description="What run_key hashes: model, task, harness version, configuration.")
+    config: dict[str, Any] = Field(description="Prompt, sampling, limits.")
+    versions: dict[str, Any] = Field(description="Harness, packages, spec hash, tokens.")
+    key: dict[str, Any] = Field(description="What run_key hashes.")
     predictions: PredictionsLink
     dataset: DatasetCredit
     license: str = Field(description="This result's licence (the dataset's is under `dataset`).")

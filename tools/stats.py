@@ -24,12 +24,12 @@ class Reuses(Shape):
 
 class Stats(Shape):
     results: int = Field(description="Published, complete results.")
-    models: int = Field(description="Registered models.")
-    models_evaluated: int = Field(description="Models with at least one published result.")
+    models: int
+    models_evaluated: int = Field(description="Models with a published result.")
     tasks: int = Field(description="Task versions.")
     tasks_published: int
     datasets: int
-    total_cost_usd: float = Field(description="Known compute cost of published results, summed.")
+    total_cost_usd: float = Field(description="Known compute cost, summed.")
     results_with_unknown_cost: int
     reuses: Reuses
     visits: int = Field(description="Browser page visits (page beacons: one per page, visitor and day).")

@@ -29,7 +29,7 @@ class TaskSummary(Shape):
     preview: bool = Field(description=PREVIEW_HELP)
     demo: bool = Field(description=DEMO_HELP)
     status: str = Field(description="building | in_review | published")
-    n_results: int = Field(description="Published results on this version.")
+    n_results: int = Field(description="Published results.")
     spec_hash: str
     url: str
 
@@ -52,7 +52,7 @@ class TaskDetail(TaskSummary):
     change_note: str
     contamination_note: str
     catalog_id: str | None
-    catalog_url: str | None = Field(description="Its benchmark catalog entry (get_benchmark).")
+    catalog_url: str | None = Field(description="Its catalog entry (get_benchmark).")
     spec: dict[str, Any]
     versions: list[TaskVersion]
     dataset_credit: DatasetCredit
