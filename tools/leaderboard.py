@@ -20,7 +20,6 @@ from tools.registry import Registry
 from tools.schemas import (
     DEMO_HELP,
     MODEL_TYPE_HELP,
-    PREVIEW_HELP,
     PRIMARY_METRIC_HELP,
     RANK_HELP,
     RANK_RANGE_HELP,
@@ -59,7 +58,7 @@ class Leaderboard(Shape):
     primary_metric: str = Field(description=PRIMARY_METRIC_HELP)
     higher_is_better: bool
     demo: bool = Field(description=DEMO_HELP)
-    preview: bool = Field(description=PREVIEW_HELP)
+    preview: bool = Field(description="This leaderboard may still change (a change makes a new version).")
     total: int = total_field()
     next: str | None = next_field()
     rows: list[LeaderboardRow]
@@ -132,6 +131,7 @@ def build_leaderboard(registry: Registry, task: Task) -> Leaderboard:
             registry,
             result,
             models[result.model_slug],
+            task.ref,
             rank=rank,
             rank_range=list(ranges[result.run_id]) if result.run_id in ranges else None,
         )

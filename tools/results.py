@@ -97,7 +97,10 @@ def result_filter(registry: Registry, query: SearchResultsQuery) -> ResultFilter
 def summaries(registry: Registry, results: list[Result]) -> list[ResultSummary]:
     models = model_store.models_by_slug(registry.store, {r.model_slug for r in results})
     demo = {t.ref: t.demo for t in task_store.list_tasks(registry.store)} if results else {}
-    return [ResultSummary.of(registry, r, models[r.model_slug], demo=demo.get(r.task_ref, False)) for r in results]
+    return [
+        ResultSummary.of(registry, r, models[r.model_slug], r.task_ref, demo=demo.get(r.task_ref, False))
+        for r in results
+    ]
 
 
 async def search_results(registry: Registry, query: SearchResultsQuery) -> ResultList:

@@ -121,11 +121,12 @@ class ResultRow(Shape):
     status: ResultStatus = Field(description=RESULT_STATUS_HELP)
 
     @classmethod
-    def of(cls, registry: Registry, result: Result | Ranked, model: Model, **computed: Any) -> Self:
-        """This row from a stored result and its model, plus the fields only this kind of row has."""
+    def of(cls, registry: Registry, result: Result | Ranked, model: Model, task: str, **computed: Any) -> Self:
+        """This row from a stored result, its model and task (slug@version), plus the fields only this kind of row
+        has."""
         return cls.from_row(
             result,
-            task=result.task_ref,
+            task=task,
             model=model_ref(model),
             metric=primary_metric_value(result),
             **sizes(result),
