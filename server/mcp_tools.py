@@ -41,7 +41,7 @@ exists, cite it and download its predictions instead of recomputing it; if it is
 # budget: read-only is the hint clients act on (auto-approval); the closed-world hint of the reads is left out.
 READ_ONLY = ToolAnnotations(read_only_hint=True)
 # A request changes nothing an agent reads until a maintainer acts; asking twice answers the first request.
-WRITES = ToolAnnotations(destructive_hint=False, idempotent_hint=True)
+WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
 Handler = Callable[[dict[str, Any], Context[Any, Any]], Awaitable[CallToolResult]]
 
 

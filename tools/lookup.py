@@ -91,7 +91,7 @@ async def lookup(registry: Registry, query: LookupQuery, visitor: Visitor | None
     `evaluated`: cite the published result and reuse its predictions, do not recompute it; `requested`, `queued`,
     `evaluating`, `in_review`: it is on its way here, do not run it yourself; `withdrawn`: see
     `result.status_reason`, do not rerun it; `not_evaluated`: nobody ran or asked for it: ask with
-    `request_evaluation`.
+    `request_evaluation`. A lookup that finds a published result counts as a reuse.
     """
     response = registry.remember(("lookup", query.model, query.task), lambda: find(registry, query))
     if response.status == "evaluated" and response.result is not None:
