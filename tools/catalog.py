@@ -270,13 +270,9 @@ def known_status(registry: Registry, status: str | None) -> str | None:
 
 
 def catalog_task(registry: Registry, task: Task) -> CatalogTask:
-    return CatalogTask(
+    return CatalogTask.from_row(
+        task,
         task=task.ref,
-        title=task.title,
-        status=task.status,
-        preview=task.preview,
-        demo=task.demo,
-        n_results=task.n_results,
         url=registry.url(f"/tasks/{task.slug}?version={task.version}"),
         leaderboard_url=registry.url(f"/v1/leaderboard?task={task.ref}"),
     )

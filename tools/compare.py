@@ -204,13 +204,9 @@ async def assemble(
     ]
     found = computed.difference
     replicates, level = int(spec.bootstrap["replicates"]), float(spec.bootstrap.get("level", 0.95))
-    return Comparison(
+    return Comparison.from_row(
+        task,
         task=task.ref,
-        title=task.title,
-        spec_hash=task.spec_hash,
-        demo=task.demo,
-        primary_metric=task.primary_metric,
-        higher_is_better=task.higher_is_better,
         a=sides[0],
         b=sides[1],
         difference=Difference(value=found.value, ci_low=found.ci_low, ci_high=found.ci_high),

@@ -137,14 +137,9 @@ def build_leaderboard(registry: Registry, task: Task) -> Leaderboard:
         )
         for rank, result in zip(ranks, results, strict=True)
     ]
-    return Leaderboard(
+    return Leaderboard.from_row(
+        task,
         task=task.ref,
-        title=task.title,
-        spec_hash=task.spec_hash,
-        primary_metric=task.primary_metric,
-        higher_is_better=task.higher_is_better,
-        demo=task.demo,
-        preview=task.preview,
         total=len(rows),
         next=None,
         rows=rows,

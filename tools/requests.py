@@ -293,16 +293,12 @@ def answer(registry: Registry, name: str, task: Task, status: LookupStatus, crea
 
 
 def stored_receipt(found: EvaluationRequest, status: LookupStatus, created: bool, hint: str) -> RequestReceipt:
-    return RequestReceipt(
+    return RequestReceipt.from_row(
+        found,
         request_id=found.id,
         created=created,
         status=status,
-        model=found.model,
         task=found.task_ref,
-        source_url=found.source_url,
-        note=found.note,
-        source_read=found.source_read,
-        created_at=found.created_at,
         hint=hint,
     )
 

@@ -240,28 +240,18 @@ def result_detail(
         url=registry.result_url(result.run_id),
         dataset_citation=credit.citation,
     )
-    return ResultDetail(
-        run_id=result.run_id,
-        run_key=result.run_key,
+    return ResultDetail.from_row(
+        result,
         url=registry.result_url(result.run_id),
         task=result.task_ref,
-        spec_hash=result.spec_hash,
-        status=result.status,  # type: ignore[arg-type]
-        status_reason=result.status_reason,
-        partial=result.partial,
         demo=task.demo,
         model=model_ref(model),
         model_version=orjson.loads(result.key_json)["model"]["version"],
-        tier=result.tier,  # type: ignore[arg-type]
-        eval_date=result.eval_date,
-        primary_metric=result.primary_metric,
         metrics=[MetricValue(**metric) for metric in metrics["metrics"]],
         bootstrap=Bootstrap(**metrics["bootstrap"]),
         **sizes(result),
         rank=standing[0] if standing else None,
         rank_range=standing[1] if standing else None,
-        parse_rate=result.parse_rate,
-        cost_usd=result.cost_usd,
         config=orjson.loads(result.config_json),
         versions=orjson.loads(result.versions_json),
         key=orjson.loads(result.key_json),

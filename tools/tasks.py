@@ -77,23 +77,17 @@ class GetTaskQuery(Shape):
         return self
 
 
+def summary_fields(registry: Registry, task: Task) -> dict[str, str]:
+    """The fields of a task's summary its stored row has not (the rest are read from the row)."""
+    return {
+        "task": task.ref,
+        "dataset": task.dataset_slug,
+        "url": registry.url(f"/tasks/{task.slug}?version={task.version}"),
+    }
+
+
 def task_summary(registry: Registry, task: Task) -> TaskSummary:
-    return TaskSummary(
-        task=task.ref,
-        slug=task.slug,
-        version=task.version,
-        title=task.title,
-        dataset=task.dataset_slug,
-        kind=task.kind,
-        primary_metric=task.primary_metric,
-        higher_is_better=task.higher_is_better,
-        preview=task.preview,
-        demo=task.demo,
-        status=task.status,
-        n_results=task.n_results,
-        spec_hash=task.spec_hash,
-        url=registry.url(f"/tasks/{task.slug}?version={task.version}"),
-    )
+    return TaskSummary.from_row(task, **summary_fields(registry, task))
 
 
 async def list_tasks(registry: Registry, query: ListTasksQuery) -> TaskList:
@@ -115,17 +109,11 @@ def build_task_detail(registry: Registry, query: GetTaskQuery) -> TaskDetail:
     versions = task_store.task_versions(registry.store, task.slug)
     if not versions:
         raise TaskNotFound(f"no task {task.slug!r}")
-    return TaskDetail(
-        **task_summary(registry, task).model_dump(),
-        summary=task.summary,
-        change_note=task.change_note,
-        contamination_note=task.contamination_note,
-        catalog_id=task.catalog_id,
+    return TaskDetail.from_row(
+        task,
+        **summary_fields(registry, task),
         catalog_url=registry.url(f"/benchmarks/{task.catalog_id}") if task.catalog_id else None,
         spec=orjson.loads(task.spec_json),
-        versions=[
-            TaskVersion(version=v.version, status=v.status, spec_hash=v.spec_hash, change_note=v.change_note)
-            for v in versions
-        ],
+        versions=[TaskVersion.from_row(version) for version in versions],
         dataset_credit=dataset_credit(registry, task),
     )
