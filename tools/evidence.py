@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from dataclasses import replace
+from dataclasses import fields, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Annotated
 
 import pyarrow.parquet as pq
-from pydantic import Field
+from pydantic import ConfigDict, Field, dataclasses
 
 from store import evidence as evidence_store
 from store import results as result_store
-from store.evidence import Evidence
+from store.evidence import Evidence, ReportedMetric
 from store.results import Result, ResultFilter
 from tools.errors import BadRequest
 from tools.evidence_formats import EvidenceFile, read_evidence_file
@@ -46,26 +47,14 @@ class EvidenceAgreement(Shape):
     both_wrong: int
 
 
-class EvidenceRow(Shape):
+@dataclasses.dataclass(frozen=True, config=ConfigDict(extra="forbid"))
+class EvidenceRow(ReportedMetric):
     """One metric another harness reported."""
 
-    id: int
-    source: str = Field(description="Imported file name.")
-    harness: str = Field(description="lm-eval | inspect")
-    harness_version: str
-    external_model: str = Field(description="The model as the file names it.")
-    task_name: str
-    task_version: str
-    dataset: str
-    filter: str
-    metric: str
-    value: float
-    stderr: float | None
-    ci_low: float | None
-    ci_high: float | None
-    n_samples: int | None
-    n_shot: int | None
-    evaluated_at: str
+    # the stored metric's fields (store.evidence.ReportedMetric), three of them described here
+    source: Annotated[str, Field(description="Imported file name.")]
+    harness: Annotated[str, Field(description="lm-eval | inspect")]
+    external_model: Annotated[str, Field(description="The model as the file names it.")]
     items: int = Field(description="Per-item outcomes stored (0 without samples).")
     agreement: list[EvidenceAgreement] = Field(
         default_factory=list, description="One per BenchToward result sharing item ids."
@@ -93,7 +82,7 @@ def read_file(path: Path) -> bytes:
 
 
 def to_row(evidence: Evidence, items: int, agreements: list[EvidenceAgreement] | None = None) -> EvidenceRow:
-    values = {name: getattr(evidence, name) for name in EvidenceRow.model_fields if name not in ("items", "agreement")}
+    values = {field.name: getattr(evidence, field.name) for field in fields(ReportedMetric)}
     return EvidenceRow(**values, items=items, agreement=agreements or [])
 
 
