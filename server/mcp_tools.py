@@ -1,7 +1,8 @@
 """The MCP presenter: one tool per capability of the table, and task specs as resources.
 
 Each tool's input schema is the table's declaration of the capability's inputs (the same constraints as the
-OpenAPI parameters), its output schema the capability's response model. Arguments are parsed by the same path
+OpenAPI parameters), its output schema the capability's response model as server/mcp_outputs.py writes it for an
+agent (every field description once per tools/list). Arguments are parsed by the same path
 as /v1 (tools/inputs.py), not by the SDK, so a bad argument is `bad_request: …` on both transports. Every
 failure is an error result whose text starts with its code and whose structured content is {"error","message"};
 hints name tools, not routes. A call over HTTP counts reuse with the caller's daily visitor hash, as /v1 does.

@@ -107,6 +107,20 @@ async def test_tools_list_fits_its_budget_and_keeps_every_output_description(liv
     assert checked > 200, checked  # every answer, every nested shape
 
 
+async def test_tools_list_spells_each_shared_shape_once_and_every_named_shape_is_found(live_server: LiveServer) -> None:
+    async with Client(f"{live_server.url}/mcp") as client:
+        outputs = {tool.name: tool.output_schema or {} for tool in (await client.list_tools()).tools}
+    spelt = [name for schema in outputs.values() for name in schema.get("$defs", {})]
+    assert len(spelt) == len(set(spelt)) and {"LeaderboardRow", "MetricValue", "ModelRef"} <= set(spelt)
+    text = orjson.dumps(outputs).decode()
+    named = set(re.findall(r"\(([A-Z][A-Za-z]+)(?:\[\])?\)", text)) | set(re.findall(r" as in ([A-Z][A-Za-z]+)", text))
+    assert len(named) > 5 and named <= set(spelt), named - set(spelt)  # each name leads to its fields
+    assert "LeaderboardRow" in outputs["search_results"]["$defs"]["ResultSummary"]["description"]  # a shared base
+    assert "n_units" not in outputs["search_results"]["$defs"]["ResultSummary"]["description"]  # not listed again
+    assert "predictions {url: " in outputs["get_result"]["description"]  # a shape one field holds, in place
+    assert outputs["lookup"]["$defs"]["ResultDetail"]["description"] == "get_result's output."
+
+
 def test_the_table_says_which_capabilities_take_the_caller_as_their_functions_do() -> None:
     for entry in OPERATIONS:
         takes_visitor = "visitor" in inspect.signature(entry.function).parameters
