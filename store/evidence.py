@@ -12,11 +12,12 @@ from store.db import Store
 
 
 @dataclass(frozen=True)
-class Evidence:
+class ReportedMetric:
+    """What an evidence row says: one metric another harness reported (the fields the API's evidence row is
+    built on, declared once here)."""
+
     id: int
-    model_slug: str
     source: str
-    file_sha256: str
     harness: str
     harness_version: str
     external_model: str
@@ -32,6 +33,14 @@ class Evidence:
     n_samples: int | None
     n_shot: int | None
     evaluated_at: str
+
+
+@dataclass(frozen=True)
+class Evidence(ReportedMetric):
+    """A stored evidence row: the metric, the model it is attached to, and the file it came from."""
+
+    model_slug: str
+    file_sha256: str
     imported_at: str
 
 

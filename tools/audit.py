@@ -52,17 +52,4 @@ async def record(store: Store, actor: Actor, action: str, target: str, why: str,
 async def audit_log(registry: Registry, query: AuditQuery) -> AuditLog:
     """The audit log, newest first."""
     entries = audit_store.list_entries(registry.store, query.limit, query.before)
-    return AuditLog(
-        entries=[
-            AuditEntry(
-                id=e.id,
-                at=e.at,
-                actor=e.actor,
-                action=e.action,
-                target=e.target,
-                why=e.why,
-                details=orjson.loads(e.details_json),
-            )
-            for e in entries
-        ]
-    )
+    return AuditLog(entries=[AuditEntry.from_row(e, details=orjson.loads(e.details_json)) for e in entries])

@@ -14,7 +14,7 @@ import shutil
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import orjson
 import pyarrow as pa
@@ -57,14 +57,7 @@ class BundleModel(Shape):
 
     @classmethod
     def of(cls, model: Model) -> BundleModel:
-        return cls(
-            slug=model.slug,
-            name=model.name,
-            type=model.type,
-            provider=model.provider,
-            provider_model_id=model.provider_model_id,
-            version=model.version,
-        )
+        return cls.from_row(model)
 
 
 class BundlePredictions(Shape):
@@ -276,22 +269,13 @@ async def import_result(registry: Registry, directory: Path) -> StoredResult:
 
 def bundle_of(result: Result, model: Model) -> ResultBundle:
     metrics = orjson.loads(result.metrics_json)
-    return ResultBundle(
+    return ResultBundle.from_row(
+        result,
         key=orjson.loads(result.key_json),
-        run_key=result.run_key,
         model=BundleModel.of(model),
-        tier=cast(Tier, result.tier),
-        status=cast(ResultStatus, result.status),
-        status_reason=result.status_reason,
-        eval_date=result.eval_date,
-        primary_metric=result.primary_metric,
         metrics=[MetricValue(**m) for m in metrics["metrics"]],
         bootstrap=Bootstrap(**metrics["bootstrap"]),
-        n=result.n,
-        parse_rate=result.parse_rate,
-        cost_usd=result.cost_usd,
         versions=orjson.loads(result.versions_json),
-        instance_set_hash=result.instance_set_hash,
         predictions=BundlePredictions(sha256=result.predictions_sha256, rows=result.predictions_rows),
     )
 

@@ -43,12 +43,8 @@ SEARCHABLE = re.compile(r"[^\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]")  # an AS
 Standing = Literal["building", "in_review", "published"]
 # Seed 002's words for where a benchmark stands, most advanced first (in_review reads "in review" on pages).
 STANDINGS: tuple[Standing, ...] = ("published", "in_review", "building")
-STANDING_HELP = (
-    "Where BenchToward stands with a benchmark it runs, in the site's words: building (the protocol, data, code "
-    "or baselines are being prepared), in_review (built, waiting for its check) or published (public, with a "
-    "leaderboard); the most advanced status of its non-demo task versions. null when no BenchToward task runs it "
-    "(then `disposition` says why)."
-)
+STANDING_HELP = "building, in_review or published (its furthest non-demo task); null when none (see `disposition`)."
+RUNS_HERE_HELP = "True when a non-demo BenchToward task runs it."
 
 
 class ListBenchmarksQuery(Query):
@@ -62,26 +58,22 @@ class ListBenchmarksQuery(Query):
         default=None,
         max_length=20,
         pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$",
-        description="Only entries whose dataset has this language code, e.g. ko, zh, en.",
+        description="Dataset language code, e.g. ko, zh, en.",
     )
     status: str | None = Field(
         default=None,
         max_length=40,
         pattern=r"^[A-Za-z0-9_-]+$",
-        description="Only entries with this disposition status, e.g. runs_here, not_run_here or unassessed.",
+        description="Only entries with this disposition, e.g. runs_here, not_run_here, unassessed.",
     )
-    runs_here: bool | None = Field(
-        default=None, description="true: only benchmarks a BenchToward task runs; false: only those none runs."
-    )
+    runs_here: bool | None = Field(default=None, description="true: only benchmarks run here; false: only the others.")
     q: str | None = Field(
         default=None,
         max_length=200,
-        description="Search words, matched as word prefixes in the name, aliases, tags and summary; an entry "
-        "matching any word is found, ranked by relevance (BM25: more and rarer words first, a name match weighs "
-        "most, then aliases, tags, summary); an entry named exactly as searched comes first.",
+        description="Words (as prefixes) in name, aliases, tags or summary; best match first.",
         json_schema_extra={"pattern": SEARCHABLE.pattern},  # at least one letter or digit
     )
-    limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="At most this many entries per page (1-1000).")
+    limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="Entries per page.")
     cursor: str | None = cursor_field()
 
 
@@ -91,20 +83,20 @@ class GetBenchmarkQuery(Query):
 
 
 class CatalogTask(Shape):
-    """A BenchToward task version that runs the benchmark, with its leaderboard."""
+    """A task version that runs it."""
 
     task: str = Field(description="slug@version")
     title: str
     status: str
     preview: bool
     demo: bool
-    n_results: int = Field(description="Published, complete results on this version.")
-    url: str = Field(description="The task page, with its leaderboard.")
+    n_results: int = Field(description="Published results.")
+    url: str = Field(description="Its page, with the leaderboard.")
     leaderboard_url: str = Field(description="The leaderboard as JSON.")
 
 
 class BenchmarkSummary(Shape):
-    """One catalog entry as the list shows it (its newest revision)."""
+    """A catalog entry (its newest revision)."""
 
     id: str
     name: str
@@ -113,12 +105,12 @@ class BenchmarkSummary(Shape):
     aliases: list[str]
     tags: list[str]
     languages: list[str]
-    benchmark_status: str = Field(description="The benchmark's own status as the entry states it, e.g. active.")
-    disposition: str = Field(description="BenchToward's disposition status, e.g. runs_here or unassessed.")
-    runs_here: bool = Field(description="True when a (non-demo) BenchToward task runs this benchmark.")
+    benchmark_status: str = Field(description="The benchmark's own status, e.g. active.")
+    disposition: str = Field(description="BenchToward's disposition, e.g. runs_here or unassessed.")
+    runs_here: bool = Field(description=RUNS_HERE_HELP)
     standing: Standing | None = Field(description=STANDING_HELP)
-    tasks: list[str] = Field(description="The task versions (slug@version) that run it.")
-    name_collision: bool = Field(description="True when another benchmark uses the same name (see get_benchmark).")
+    tasks: list[str] = Field(description="Task versions (slug@version) that run it.")
+    name_collision: bool = Field(description="Another benchmark has this name (see get_benchmark).")
     url: str
 
 
@@ -130,17 +122,17 @@ class BenchmarkList(Shape):
 
 class RevisionInfo(Shape):
     revision: int
-    sha256: str = Field(description="sha256 of the revision's canonical JSON (sorted keys, no whitespace).")
-    origin: str = Field(description="shipped (loaded at start) or import (benchtoward catalog import).")
+    sha256: str = Field(description="sha256 of the revision's canonical JSON.")
+    origin: str = Field(description="shipped or import (benchtoward catalog import).")
     imported_at: str
 
 
 class LineageLink(Shape):
-    """A benchmark named in the entry's lineage, linked when it has an entry of its own."""
+    """A benchmark in the entry's lineage."""
 
     relation: str = Field(description="family | predecessor | successor | variant")
     name: str = Field(description="As the entry writes it.")
-    id: str | None = Field(description="The catalog id of that benchmark, when it has an entry.")
+    id: str | None = Field(description="Its catalog id, when it has an entry.")
     url: str | None
 
 
@@ -152,18 +144,14 @@ class BenchmarkDetail(Shape):
     revision: int = Field(description="The revision shown.")
     latest_revision: int
     revisions: list[RevisionInfo]
-    runs_here: bool = Field(description="True when a (non-demo) BenchToward task runs this benchmark.")
+    runs_here: bool = Field(description=RUNS_HERE_HELP)
     standing: Standing | None = Field(description=STANDING_HELP)
-    tasks: list[CatalogTask] = Field(description="BenchToward task versions that run it, demo tasks last.")
-    name_collision: NameCollision | None = Field(
-        description="Set when another benchmark uses the same name: read it before comparing scores."
-    )
+    tasks: list[CatalogTask] = Field(description="Demo tasks last.")
+    name_collision: NameCollision | None = Field(description="Read it before comparing scores.")
     lineage: list[LineageLink]
     url: str
     entry: dict[str, Any] = Field(
-        description="The entry JSON exactly as imported, unknown fields included: page (measures, metric, dataset, "
-        "harness, contamination, saturation, lineage, publisher, paper, sources, tags, task_format, freshness), "
-        "body (markdown), disposition (canonical_id, status, verified_results)."
+        description="The entry JSON as imported (page, body in markdown, disposition), unknown fields kept."
     )
 
 
@@ -246,7 +234,7 @@ def summary_of(registry: Registry, stored: Revision, tasks: Sequence[Task]) -> B
 
 async def list_benchmarks(registry: Registry, query: ListBenchmarksQuery) -> BenchmarkList:
     """Use to find which benchmark a score name refers to, or which medical benchmarks exist (run here or not).
-    An entry flagged `name_collision` shares its name with another benchmark: read get_benchmark first."""
+    On `name_collision`, read get_benchmark first."""
     status = known_status(registry, query.status)
     offset = paging.offset_of(query)
     filters = Filters(
@@ -282,13 +270,9 @@ def known_status(registry: Registry, status: str | None) -> str | None:
 
 
 def catalog_task(registry: Registry, task: Task) -> CatalogTask:
-    return CatalogTask(
+    return CatalogTask.from_row(
+        task,
         task=task.ref,
-        title=task.title,
-        status=task.status,
-        preview=task.preview,
-        demo=task.demo,
-        n_results=task.n_results,
         url=registry.url(f"/tasks/{task.slug}?version={task.version}"),
         leaderboard_url=registry.url(f"/v1/leaderboard?task={task.ref}"),
     )
@@ -310,9 +294,8 @@ def lineage_links(registry: Registry, entry: CatalogEntry) -> list[LineageLink]:
 
 
 async def get_benchmark(registry: Registry, query: GetBenchmarkQuery) -> BenchmarkDetail:
-    """Use to learn which benchmark a score came from and how far to trust it: one catalog entry (what it
-    measures, metric, data and licence, harnesses, contamination, saturation, lineage, sources) with the
-    BenchToward tasks that run it. `revision` reads an older revision."""
+    """Use to learn which benchmark a score came from and how far to trust it: one catalog entry and the tasks
+    that run it."""
     revisions = catalog_store.list_revisions(registry.store, query.id)
     if not revisions:
         raise BenchmarkNotFound(f"no catalog entry {query.id!r}; GET /v1/benchmarks lists the catalog")

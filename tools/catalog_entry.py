@@ -304,20 +304,17 @@ HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
 class SourceLink(Shape):
     title: str
     url: str
-    accessed: str = Field(description="When the source was read (YYYY-MM-DD); empty when not recorded.")
+    accessed: str = Field(description="Date read (YYYY-MM-DD), or empty.")
 
 
 class NameCollision(Shape):
-    """Another benchmark uses this entry's name, and how BenchToward knows."""
+    """Another benchmark with this name."""
 
-    note: str = Field(description="The entry's own words about the collision.")
+    note: str = Field(description="The entry's words on it.")
     detected_from: str = Field(
-        description="page.name_collision (stated by the entry), or where the text rule found it: "
-        "'body: <section>' or a page field."
+        description="page.name_collision, or where the text rule found it ('body: <section>' or a page field)."
     )
-    other_sources: list[SourceLink] = Field(
-        default=[], description="The entry's sources whose title describes the other, same-named benchmark."
-    )
+    other_sources: list[SourceLink] = Field(default=[], description="Sources about the other, same-named benchmark.")
 
 
 def body_paragraphs(body: str) -> list[tuple[str, str]]:

@@ -27,9 +27,19 @@ from store.results import Result
 from store.tasks import Task
 from tools import leaderboard, ranking
 from tools.errors import BadRequest, NotComparable, RunNotFound, RunNotOnTask, RunNotPublished
-from tools.refs import TASK_REF_SCHEMA, resolve_task
+from tools.refs import TASK_HELP, TASK_REF_SCHEMA, resolve_task
 from tools.registry import Registry
-from tools.schemas import Bootstrap, MetricValue, ModelRef, Shape, Tier, model_ref, primary_metric_value
+from tools.schemas import (
+    RANK_HELP,
+    RANK_RANGE_HELP,
+    Bootstrap,
+    MetricValue,
+    ModelRef,
+    Shape,
+    Tier,
+    model_ref,
+    primary_metric_value,
+)
 
 RUN_ID_SCHEMA: JsonDict = {"pattern": "^[0-9a-f]{12}$"}
 
@@ -38,7 +48,7 @@ class CompareQuery(Shape):
     task: str = Field(
         min_length=1,
         max_length=80,
-        description="slug@version both results were computed on (slug alone: the latest published version).",
+        description=TASK_HELP,
         json_schema_extra=TASK_REF_SCHEMA,
     )
     a: str = Field(min_length=1, max_length=64, description="Run id of result A.", json_schema_extra=RUN_ID_SCHEMA)
@@ -46,19 +56,19 @@ class CompareQuery(Shape):
 
 
 class ComparedResult(Shape):
-    """One side of the comparison, as its leaderboard row shows it."""
+    """One side."""
 
     run_id: str
     url: str
     model: ModelRef
     tier: Tier
     metric: MetricValue
-    rank: int | None = Field(description="Rank on the task's leaderboard (ties share a rank).")
-    rank_range: list[int] | None = Field(description="[best, worst] 95% rank range, null until computed.")
+    rank: int | None = Field(description=RANK_HELP)
+    rank_range: list[int] | None = Field(description=RANK_RANGE_HELP)
 
 
 class Difference(Shape):
-    """Primary metric of A minus that of B, and its 95% paired-bootstrap percentile interval."""
+    """A minus B, with its 95% paired-bootstrap interval."""
 
     value: float
     ci_low: float | None
@@ -66,14 +76,14 @@ class Difference(Shape):
 
 
 class Agreement(Shape):
-    """How two multiple-choice results agree on the items both answered (every item of the task)."""
+    """Item-by-item agreement."""
 
     items: int
     both_right: int
-    only_a: int = Field(description="Items A got right and B got wrong.")
-    only_b: int = Field(description="Items B got right and A got wrong.")
+    only_a: int = Field(description="Right in A, wrong in B.")
+    only_b: int = Field(description="Right in B, wrong in A.")
     both_wrong: int
-    mcnemar_p: float = Field(description="Two-sided exact McNemar p-value (binomial test of only_a vs only_b).")
+    mcnemar_p: float = Field(description="Two-sided exact McNemar p (only_a vs only_b).")
 
 
 class Comparison(Shape):
@@ -88,11 +98,11 @@ class Comparison(Shape):
     a: ComparedResult
     b: ComparedResult
     difference: Difference
-    p_a_better: float | None = Field(description="Share of bootstrap replicates in which A scores better than B.")
-    p_tie: float | None = Field(description="Share of bootstrap replicates in which A and B score the same.")
-    agreement: Agreement | None = Field(description="Multiple-choice tasks only: the item-by-item agreement table.")
+    p_a_better: float | None = Field(description="Share of bootstrap replicates where A beats B.")
+    p_tie: float | None = Field(description="Share of replicates where A and B tie.")
+    agreement: Agreement | None = Field(description="Multiple-choice tasks only.")
     bootstrap: Bootstrap
-    same_draws_as_rank_ranges: bool = Field(description="The replicates are those of the task's rank ranges.")
+    same_draws_as_rank_ranges: bool = Field(description="Same replicates as the rank ranges.")
     note: str
 
 
@@ -104,10 +114,9 @@ class Computed:
 
 
 async def compare(registry: Registry, query: CompareQuery) -> Comparison:
-    """Use to compare two models on one task: the difference of the primary metric (A minus B) with its 95%
-    paired-bootstrap interval (the replicates and seed of the task's rank ranges), the share of replicates in
-    which A is better, and for multiple-choice tasks the agreement table with McNemar's exact p-value. `a` and
-    `b` are run ids of published results of `task` (slug@version), e.g. from `leaderboard`."""
+    """Use to compare two results of one task: A minus B on the primary metric with its 95% paired-bootstrap
+    interval, P(A better) and, for multiple choice, McNemar's agreement table. `a`, `b`: run ids from
+    `leaderboard`."""
     task = resolve_task(registry.store, query.task)
     a, b = (comparable(registry, task, run_id) for run_id in (query.a, query.b))
     if a.run_id == b.run_id:
@@ -197,13 +206,9 @@ async def assemble(
     ]
     found = computed.difference
     replicates, level = int(spec.bootstrap["replicates"]), float(spec.bootstrap.get("level", 0.95))
-    return Comparison(
+    return Comparison.from_row(
+        task,
         task=task.ref,
-        title=task.title,
-        spec_hash=task.spec_hash,
-        demo=task.demo,
-        primary_metric=task.primary_metric,
-        higher_is_better=task.higher_is_better,
         a=sides[0],
         b=sides[1],
         difference=Difference(value=found.value, ci_low=found.ci_low, ci_high=found.ci_high),

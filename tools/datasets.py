@@ -4,18 +4,12 @@ from __future__ import annotations
 
 from store import datasets as dataset_store
 from tools.registry import Registry
-from tools.schemas import Shape
+from tools.schemas import DatasetCredit, Shape
 
 
-class DatasetOut(Shape):
+class DatasetOut(DatasetCredit):
     """A dataset and how to credit it."""
 
-    slug: str
-    name: str
-    license: str
-    license_url: str
-    citation: str
-    doi: str | None
     source: str
     notes: str
     demo: bool
@@ -30,7 +24,7 @@ class ListDatasetsQuery(Shape):
 
 
 async def list_datasets(registry: Registry, query: ListDatasetsQuery) -> DatasetList:
-    """Use to credit data: every dataset BenchToward's tasks use, with licence, licence URL and citation."""
+    """Use to credit data: every dataset, with licence, licence URL and citation."""
     return registry.remember(
         ("datasets",),
         lambda: DatasetList(datasets=[DatasetOut.from_row(d) for d in dataset_store.list_datasets(registry.store)]),

@@ -16,25 +16,26 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import fields, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import Field
+from pydantic import ConfigDict, Field, dataclasses
 
 from evaluator.papers import TaskMapping
 from store import evidence as evidence_store
 from store import proposals as proposal_store
 from store import results as result_store
 from store import tasks as task_store
-from store.evidence import Evidence
+from store.evidence import Evidence, ReportedMetric
 from store.results import Result, ResultFilter
 from tools.errors import BadRequest
 from tools.evidence_claims import EXTRACTOR, evidence_candidates, read_outcomes_off_loop, record_of
 from tools.evidence_formats import EvidenceFile, read_evidence_file
 from tools.maintainers import Actor
 from tools.reading import store_reading
-from tools.refs import MODEL_NAME_SCHEMA, resolve_model
+from tools.refs import MODEL_HELP, MODEL_NAME_SCHEMA, resolve_model
 from tools.registry import Registry
 from tools.schemas import Shape
 
@@ -42,41 +43,29 @@ MAX_EVIDENCE_BYTES = 64 * 1024 * 1024  # an eval log with every sample of a larg
 IMPORTER = Actor("evidence-import")  # the audit log's actor when no maintainer or operator is named
 
 
-class Agreement(Shape):
-    """How the evidence's per-item outcomes compare with one BenchToward result of the model on shared item ids."""
+class EvidenceAgreement(Shape):
+    """Agreement with one BenchToward result on shared item ids."""
 
     run_id: str
     task: str
     shared: int = Field(description="Items both have.")
     both_right: int
-    only_ours: int = Field(description="Right in BenchToward's result, wrong in the evidence.")
+    only_ours: int = Field(description="Right in ours, wrong in theirs.")
     only_theirs: int
     both_wrong: int
 
 
-class EvidenceRow(Shape):
-    """One metric another harness reported; not a BenchToward result (no run key, never ranked)."""
+@dataclasses.dataclass(frozen=True, config=ConfigDict(extra="forbid"))
+class EvidenceRow(ReportedMetric):
+    """One metric another harness reported."""
 
-    id: int
-    source: str = Field(description="The imported file's name.")
-    harness: str = Field(description="lm-eval | inspect")
-    harness_version: str
-    external_model: str = Field(description="The model as the file names it.")
-    task_name: str
-    task_version: str
-    dataset: str
-    filter: str
-    metric: str
-    value: float
-    stderr: float | None
-    ci_low: float | None
-    ci_high: float | None
-    n_samples: int | None
-    n_shot: int | None
-    evaluated_at: str
-    items: int = Field(description="Per-item outcomes stored with it (0 without samples).")
-    agreement: list[Agreement] = Field(
-        default_factory=list, description="Per BenchToward result of this model sharing item ids with the evidence."
+    # the stored metric's fields (store.evidence.ReportedMetric), three of them described here
+    source: Annotated[str, Field(description="Imported file name.")]
+    harness: Annotated[str, Field(description="lm-eval | inspect")]
+    external_model: Annotated[str, Field(description="The model as the file names it.")]
+    items: int = Field(description="Per-item outcomes stored (0 without samples).")
+    agreement: list[EvidenceAgreement] = Field(
+        default_factory=list, description="One per BenchToward result sharing item ids."
     )
     maps_to: str | None = Field(default=None, description="Our task it is a claim on, as a paper's claim maps.")
     maps_why: str = Field(default="", description="Why it maps, or why not.")
@@ -104,23 +93,23 @@ def read_file(path: Path) -> bytes:
     return path.read_bytes()
 
 
-COMPUTED = ("items", "agreement", "maps_to", "maps_why")
-
-
 def to_row(
-    evidence: Evidence, items: int, agreements: list[Agreement] | None = None, mapping: TaskMapping | None = None
+    evidence: Evidence,
+    items: int,
+    agreements: list[EvidenceAgreement] | None = None,
+    mapping: TaskMapping | None = None,
 ) -> EvidenceRow:
-    values = {name: getattr(evidence, name) for name in EvidenceRow.model_fields if name not in COMPUTED}
+    values = {field.name: getattr(evidence, field.name) for field in fields(ReportedMetric)}
     maps_to, maps_why = (mapping.task, mapping.reason) if mapping is not None else (None, "")
     return EvidenceRow(**values, items=items, agreement=agreements or [], maps_to=maps_to, maps_why=maps_why)
 
 
-def agreements(items: Mapping[str, bool], results: list[tuple[Result, Mapping[str, bool]]]) -> list[Agreement]:
+def agreements(items: Mapping[str, bool], results: list[tuple[Result, Mapping[str, bool]]]) -> list[EvidenceAgreement]:
     found = []
     for result, ours in results:
         counts = agreement(ours, items)
         if counts["shared"]:
-            found.append(Agreement(run_id=result.run_id, task=result.task_ref, **counts))
+            found.append(EvidenceAgreement(run_id=result.run_id, task=result.task_ref, **counts))
     return found
 
 
@@ -202,7 +191,7 @@ class ListEvidenceQuery(Shape):
     model: str = Field(
         min_length=1,
         max_length=200,
-        description="BenchToward slug or provider model id.",
+        description=MODEL_HELP,
         json_schema_extra=MODEL_NAME_SCHEMA,
     )
 
@@ -215,9 +204,8 @@ class EvidenceList(Shape):
 
 
 async def list_evidence(registry: Registry, query: ListEvidenceQuery) -> EvidenceList:
-    """Use to see what other harnesses (lm-eval, Inspect) reported for a model: external evidence with its
-    harness, version, task, metric and uncertainty, and which of our tasks it maps to. It is never a BenchToward
-    result and never ranked."""
+    """Use to see what other harnesses (lm-eval, Inspect) reported for a model, and which of our tasks each maps
+    to: evidence, never a BenchToward result, never ranked."""
     found = resolve_model(registry.store, query.model.strip())
     key = ("evidence", found.slug)
     cached: EvidenceList | None = registry.cache.peek(registry.store, key)

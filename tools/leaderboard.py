@@ -15,73 +15,50 @@ from store.tasks import Task
 from tools import paging
 from tools.paging import cursor_field, next_field, total_field
 from tools.ranking import is_current
-from tools.refs import TASK_REF_SCHEMA, resolve_task
+from tools.refs import TASK_HELP, TASK_REF_SCHEMA, resolve_task
 from tools.registry import Registry
 from tools.schemas import (
+    DEMO_HELP,
     MODEL_TYPE_HELP,
-    N_HELP,
-    N_ITEMS_HELP,
-    N_UNITS_HELP,
+    PRIMARY_METRIC_HELP,
+    RANK_HELP,
     RANK_RANGE_HELP,
-    TIER_HELP,
-    UNIT_HELP,
-    MetricValue,
-    ModelRef,
     ModelTypeFilter,
-    ResultStatus,
+    ResultRow,
     Shape,
-    Tier,
     TieredQuery,
-    model_ref,
-    primary_metric_value,
-    sizes,
 )
 
 MAX_LIMIT = 1000
-PREVIEW_HELP = "True while the task version may still change (a change becomes a new version)."
 
 
 class LeaderboardQuery(TieredQuery):
     task: str = Field(
-        description="slug@version, or slug for the latest published version.",
+        description=TASK_HELP,
         min_length=1,
         max_length=80,
         json_schema_extra=TASK_REF_SCHEMA,
     )
-    model_type: ModelTypeFilter | None = Field(default=None, description="Only models of this type: " + MODEL_TYPE_HELP)
-    limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="At most this many rows per page (1-1000).")
+    model_type: ModelTypeFilter | None = Field(default=None, description=MODEL_TYPE_HELP)
+    limit: int = Field(default=100, ge=1, le=MAX_LIMIT, description="Rows per page.")
     cursor: str | None = cursor_field()
 
 
-class LeaderboardRow(Shape):
+class LeaderboardRow(ResultRow):
     """One ranked result."""
 
-    rank: int = Field(description="Position on the full leaderboard, 1 = best; ties share a rank.")
-    run_id: str = Field(description="The result's id (get_result, /v1/results/{run_id}).")
-    task: str = Field(description="slug@version.")
-    model: ModelRef
-    tier: Tier = Field(description="How it was run: " + TIER_HELP)
-    metric: MetricValue
-    n: int = Field(description=N_HELP)
-    n_items: int = Field(description=N_ITEMS_HELP)
-    n_units: int = Field(description=N_UNITS_HELP)
-    unit: str = Field(description=UNIT_HELP)
-    parse_rate: float | None = Field(description="Share of answers the parser understood (LLM tasks).")
-    cost_usd: float | None = Field(description="Compute cost in US dollars; null when unknown.")
-    eval_date: str = Field(description="UTC date of the run.")
-    url: str = Field(description="The result's page.")
+    rank: int = Field(description=RANK_HELP)
     rank_range: list[int] | None = Field(description=RANK_RANGE_HELP)
-    status: ResultStatus = Field(description="Always published on a leaderboard.")
 
 
 class Leaderboard(Shape):
     task: str = Field(description="slug@version.")
     title: str
-    spec_hash: str = Field(description="sha256 of the task version's specification.")
-    primary_metric: str = Field(description="The metric rows are ranked by (0-1 scale).")
+    spec_hash: str = Field(description="sha256 of the task version's spec.")
+    primary_metric: str = Field(description=PRIMARY_METRIC_HELP)
     higher_is_better: bool
-    demo: bool = Field(description="True for a demo task (demo or synthetic data): not a real comparison.")
-    preview: bool = Field(description=PREVIEW_HELP)
+    demo: bool = Field(description=DEMO_HELP)
+    preview: bool = Field(description="This leaderboard may still change (a change makes a new version).")
     total: int = total_field()
     next: str | None = next_field()
     rows: list[LeaderboardRow]
@@ -108,9 +85,8 @@ def sort_key(higher_is_better: bool):  # type: ignore[no-untyped-def]
 
 
 async def leaderboard(registry: Registry, query: LeaderboardQuery) -> Leaderboard:
-    """Use to compare models on one task: published, complete results, best first by the primary metric, each
-    with its 95% CI and `rank_range` (overlapping intervals may not differ meaningfully). Filters keep each row's
-    rank on the full leaderboard."""
+    """Use to compare models on one task: published, complete results, best first, with 95% CIs and
+    `rank_range` (overlapping intervals may not differ meaningfully)."""
     key = ("leaderboard", query.model_dump_json())
     return registry.remember(key, lambda: leaderboard_page(registry, query))
 
@@ -151,26 +127,19 @@ def build_leaderboard(registry: Registry, task: Task) -> Leaderboard:
     else:
         note = "Rank ranges are being recomputed for the current set of results."
     rows = [
-        LeaderboardRow.from_row(
+        LeaderboardRow.of(
+            registry,
             result,
+            models[result.model_slug],
+            task.ref,
             rank=rank,
-            task=task.ref,
-            model=model_ref(models[result.model_slug]),
-            metric=primary_metric_value(result),
-            **sizes(result),
-            url=registry.result_url(result.run_id),
             rank_range=list(ranges[result.run_id]) if result.run_id in ranges else None,
         )
         for rank, result in zip(ranks, results, strict=True)
     ]
-    return Leaderboard(
+    return Leaderboard.from_row(
+        task,
         task=task.ref,
-        title=task.title,
-        spec_hash=task.spec_hash,
-        primary_metric=task.primary_metric,
-        higher_is_better=task.higher_is_better,
-        demo=task.demo,
-        preview=task.preview,
         total=len(rows),
         next=None,
         rows=rows,

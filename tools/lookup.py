@@ -9,7 +9,7 @@ call (claims heart-beat several times a second and do not move the cache's gener
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field, PrivateAttr
 
@@ -24,7 +24,15 @@ from store.models import Model
 from store.requests import EvaluationRequest
 from store.results import ResultFilter
 from store.tasks import Task
-from tools.refs import MODEL_NAME_SCHEMA, TASK_REF_SCHEMA, find_model, is_model_slug, model_name, resolve_task
+from tools.refs import (
+    MODEL_NAME_SCHEMA,
+    TASK_HELP,
+    TASK_REF_SCHEMA,
+    find_model,
+    is_model_slug,
+    model_name,
+    resolve_task,
+)
 from tools.registry import Registry
 from tools.results import detail
 from tools.schemas import ResultDetail, Shape
@@ -39,26 +47,25 @@ class LookupQuery(Shape):
     model: str = Field(
         min_length=1,
         max_length=200,
-        description="BenchToward slug (kgpu/medgemma-27b), Hugging Face repo id or provider model id "
-        "(medgemma-27b); any case.",
+        description="Slug (kgpu/medgemma-27b), Hugging Face repo id or provider model id (medgemma-27b); any case.",
         json_schema_extra=MODEL_NAME_SCHEMA,
     )
     task: str = Field(
         min_length=1,
         max_length=80,
-        description="slug@version, or slug for the latest published version.",
+        description=TASK_HELP,
         json_schema_extra=TASK_REF_SCHEMA,
     )
 
 
 class Progress(Shape):
-    """How far a running evaluation is."""
+    """A running evaluation."""
 
     items_done: int = Field(description="Items answered so far.")
-    items_total: int | None = Field(description="Items in the run (null until the run has loaded them).")
-    started_at: str = Field(description="When the run started (UTC, ISO 8601).")
-    heartbeat_at: str = Field(description="The run's last sign of life.")
-    stale: bool = Field(description="true: no sign of life for a while; a maintainer resumes it.")
+    items_total: int | None = Field(description="Items in the run; null until loaded.")
+    started_at: str = Field(description="UTC, ISO 8601.")
+    heartbeat_at: str = Field(description="Last sign of life.")
+    stale: bool = Field(description="No sign of life for a while; a maintainer resumes it.")
 
 
 class LookupResponse(Shape):
@@ -68,12 +75,12 @@ class LookupResponse(Shape):
     (the published result), `withdrawn` (see `result.status_reason`). Only `not_evaluated` means: run it yourself
     or request it."""
 
-    status: LookupStatus
-    model_known: bool = Field(description="false: no model registered here answers to this name.")
+    status: LookupStatus = Field(description=" | ".join(get_args(LookupStatus)))
+    model_known: bool = Field(description="false: no model here has this name.")
     result: ResultDetail | None
-    request_id: int | None = Field(default=None, description="The evaluation request for this model and task.")
-    progress: Progress | None = Field(default=None, description="While evaluating: items done of total.")
-    hint: str | None = Field(default=None, description="What to do next, in one line.")
+    request_id: int | None = Field(default=None, description="The request for this model and task.")
+    progress: Progress | None = Field(default=None, description="While evaluating.")
+    hint: str | None = Field(default=None, description="What to do next.")
     _slugs: tuple[str, ...] = PrivateAttr(default=())  # the models whose run claims may move this answer
     _task_ref: str = PrivateAttr(default="")
 
@@ -81,14 +88,10 @@ class LookupResponse(Shape):
 async def lookup(registry: Registry, query: LookupQuery, visitor: Visitor | None = None) -> LookupResponse:
     """Call this before you run an evaluation yourself: has `model` been evaluated on `task` already?
 
-    `evaluated` returns the published result (cite it, download its predictions, do not recompute it);
-    `in_review` means a result exists and awaits a maintainer's check; `withdrawn` means the maintainers withdrew
-    it (see `result.status_reason`; do not rerun it here); `requested`, `queued` and `evaluating` (with
-    `progress`) mean the run is on its way here: do not run it yourself; `not_evaluated` means nobody has run or
-    asked for it (a model not registered here is `not_evaluated` with `model_known: false`): request it with
-    `request_evaluation`. `model` is a slug, Hugging Face repo id or provider model id (any case); `task` is
-    slug@version or slug (latest published version). Each lookup that finds a published result counts as one
-    reuse.
+    `evaluated`: cite the published result and reuse its predictions, do not recompute it; `requested`, `queued`,
+    `evaluating`, `in_review`: it is on its way here, do not run it yourself; `withdrawn`: see
+    `result.status_reason`, do not rerun it; `not_evaluated`: nobody ran or asked for it: ask with
+    `request_evaluation`. A lookup that finds a published result counts as a reuse.
     """
     response = registry.remember(("lookup", query.model, query.task), lambda: find(registry, query))
     if response.status == "evaluated" and response.result is not None:

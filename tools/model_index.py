@@ -48,15 +48,7 @@ def build_model_index(registry: Registry, query: ModelIndexQuery) -> ModelIndex:
         if (query.type and model.type != query.type) or (needle and needle not in names):
             continue
         rows.append(
-            ModelIndexRow(
-                slug=model.slug,
-                name=model.name,
-                type=model.type,
-                provider=model.provider,
-                status=model.status,
-                results=counts.get(model.slug, 0),
-                url=registry.url(f"/models/{model.slug}"),
-            )
+            ModelIndexRow.from_row(model, results=counts.get(model.slug, 0), url=registry.url(f"/models/{model.slug}"))
         )
     rows.sort(key=lambda row: (-row.results, row.name.casefold()))
     return ModelIndex(models=rows, total=len(everyone))

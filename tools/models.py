@@ -3,7 +3,7 @@ and reading one model with every result it has across tasks (`get_model`)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal, Self
 
 from pydantic import Field, field_validator
 
@@ -14,10 +14,18 @@ from store.results import ResultFilter
 from tools import paging
 from tools.errors import BadRequest
 from tools.paging import cursor_field, next_field, total_field
-from tools.refs import MODEL_NAME_SCHEMA, MODEL_SLUG, find_model, is_model_slug, registered_slug, resolve_model
+from tools.refs import (
+    MODEL_HELP,
+    MODEL_NAME_SCHEMA,
+    MODEL_SLUG,
+    find_model,
+    is_model_slug,
+    registered_slug,
+    resolve_model,
+)
 from tools.registry import Registry
 from tools.results import ResultSummary, summaries
-from tools.schemas import Shape
+from tools.schemas import ModelRef, Shape
 
 MODEL_TYPES = ("llm", "tabular", "timeseries", "baseline")
 BASELINE_VERSION = "1"  # bump when a baseline's code changes what it predicts
@@ -110,32 +118,33 @@ async def ensure_endpoint_model(registry: Registry, slug: str, model_id: str | N
 class GetModelQuery(Shape):
     model: str = Field(
         max_length=200,
-        description="BenchToward slug (kgpu/medgemma-27b) or provider model id (medgemma-27b).",
+        description=MODEL_HELP,
         json_schema_extra=MODEL_NAME_SCHEMA,
     )
 
 
-class ModelDetail(Shape):
+class ModelSummary(ModelRef):
+    """A registered model, its names and where it stands."""
+
+    provider_model_id: str | None
+    version: str = Field(description="Version or weights revision evaluated.")
+    status: str = Field(description="building | evaluating | in_review | published")
+    aliases: list[str] = Field(description="Other names lookup accepts (any case).")
+    url: str = Field(description="The model's page.")
+
+    @classmethod
+    def of(cls, registry: Registry, model: Model, aliases: list[str], **computed: Any) -> Self:
+        return cls.from_row(model, aliases=aliases, url=registry.url(f"/models/{model.slug}"), **computed)
+
+
+class ModelDetail(ModelSummary):
     """A model, where it stands, and its results on every task, newest first."""
 
-    slug: str = Field(description="BenchToward model slug, provider/name.")
-    name: str
-    type: str = Field(description="llm | tabular | timeseries | baseline")
-    provider: str
-    provider_model_id: str | None
-    version: str = Field(description="Version or weights revision the results were computed with.")
-    status: str = Field(description="building | evaluating | in_review | published")
-    aliases: list[str] = Field(description="Every name lookup accepts for this model.")
-    url: str = Field(description="The model's page.")
-    results: list[ResultSummary] = Field(
-        description="Complete results on every task: published ones, and those in review or withdrawn (see status)."
-    )
+    results: list[ResultSummary] = Field(description="Complete results on every task, whatever their status.")
 
 
 async def get_model(registry: Registry, query: GetModelQuery) -> ModelDetail:
-    """Use to see one model across tasks: its type, provider, version and status (e.g. `evaluating` while
-    BenchToward's evaluator sets it up), and every complete result it has — published, in review or
-    withdrawn, each with its status — newest first. `model` is a slug or a provider model id."""
+    """Use to see one model across tasks: its status and every complete result it has, newest first."""
     return registry.remember(("model", query.model), lambda: build_model_detail(registry, query))
 
 
@@ -143,18 +152,8 @@ def build_model_detail(registry: Registry, query: GetModelQuery) -> ModelDetail:
     model = resolve_model(registry.store, query.model)
     where = ResultFilter(model_slugs=(model.slug,), status=None)
     results = result_store.search_results(registry.store, where, limit=1000)
-    return ModelDetail(
-        slug=model.slug,
-        name=model.name,
-        type=model.type,
-        provider=model.provider,
-        provider_model_id=model.provider_model_id,
-        version=model.version,
-        status=model.status,
-        aliases=sorted(model.names() - {model.slug}),
-        url=registry.url(f"/models/{model.slug}"),
-        results=summaries(registry, results),
-    )
+    aliases = sorted(model.names() - {model.slug})
+    return ModelDetail.of(registry, model, aliases, results=summaries(registry, results))
 
 
 ModelStatus = Literal["building", "evaluating", "in_review", "published"]
@@ -164,33 +163,19 @@ class ListModelsQuery(Shape):
     q: str | None = Field(
         default=None,
         max_length=200,
-        description="Words that must all appear (any case) in a model's slug, name, provider or other names.",
+        description="Words all found in a model's names (any case).",
     )
     type: Literal["llm", "tabular", "timeseries", "baseline"] | None = Field(
         default=None, description="Only models of this type (any case)."
     )
     status: ModelStatus | None = Field(default=None, description="Only models with this status (any case).")
-    limit: int = Field(default=100, ge=1, le=1000, description="At most this many models per page.")
+    limit: int = Field(default=100, ge=1, le=1000, description="Models per page.")
     cursor: str | None = cursor_field()
 
     @field_validator("type", "status", mode="before")
     @classmethod
     def lower_case(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
-
-
-class ModelSummary(Shape):
-    """A registered model, its names and where it stands."""
-
-    slug: str = Field(description="BenchToward model slug, provider/name.")
-    name: str
-    type: str = Field(description="llm | tabular | timeseries | baseline")
-    provider: str
-    provider_model_id: str | None
-    version: str
-    status: str = Field(description="building | evaluating (BenchToward's evaluator runs it) | in_review | published")
-    aliases: list[str] = Field(description="Every other name lookup accepts for this model (any case).")
-    url: str = Field(description="The model's page.")
 
 
 class ModelList(Shape):
@@ -202,17 +187,7 @@ class ModelList(Shape):
 def model_summaries(registry: Registry) -> tuple[ModelSummary, ...]:
     aliases = model_store.all_aliases(registry.store)
     return tuple(
-        ModelSummary(
-            slug=model.slug,
-            name=model.name,
-            type=model.type,
-            provider=model.provider,
-            provider_model_id=model.provider_model_id,
-            version=model.version,
-            status=model.status,
-            aliases=list(aliases.get(model.slug, ())),
-            url=registry.url(f"/models/{model.slug}"),
-        )
+        ModelSummary.of(registry, model, list(aliases.get(model.slug, ())))
         for model in model_store.list_models(registry.store)
     )
 
@@ -225,9 +200,8 @@ def matches(model: ModelSummary, query: ListModelsQuery) -> bool:
 
 
 async def list_models(registry: Registry, query: ListModelsQuery) -> ModelList:
-    """Use to find a model: every registered model with its status (`evaluating` while BenchToward's evaluator
-    runs it), type, provider, provider model id and aliases, by slug. Filter with `q` (words in any of its
-    names), `type` and `status`; page with `cursor` (the previous page's `next`)."""
+    """Use to find a model: every registered model with its status (e.g. `evaluating`), type and names, by
+    slug."""
     every = registry.remember(("models",), lambda: model_summaries(registry))
     found = [model for model in every if matches(model, query)]
     shown, total, following = paging.page(found, query, query.limit)

@@ -21,9 +21,9 @@ from tools.errors import BadRequest
 T = TypeVar("T")
 CURSOR_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 CURSOR_SHAPE = re.compile(r"^(?P<offset>[0-9]{1,9})\.(?P<filters>[0-9a-f]{8})$")
-CURSOR_HELP = "The previous page's `next` (same filters)."
-TOTAL_HELP = "Rows matching the filters, all pages."
-NEXT_HELP = "`cursor` of the next page; null on the last."
+CURSOR_HELP = "The last page's `next` (same filters)."
+TOTAL_HELP = "Matches on all pages."
+NEXT_HELP = "The next page's `cursor`; null at the end."
 
 
 def cursor_field() -> Any:

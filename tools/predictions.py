@@ -26,11 +26,9 @@ MAX_PREVIEW_ROWS = 100
 
 class GetPredictionsQuery(Query):
     run_id: str = Field(max_length=64, description="The 12-hex-character run id.")
-    correct: bool | None = Field(
-        default=None, description="Only rows answered right (true) or wrong (false); files with a `correct` column."
-    )
+    correct: bool | None = Field(default=None, description="Only right (true) or wrong (false) rows.")
     instance_id: str | None = Field(default=None, max_length=200, description="Only the row(s) of this item.")
-    limit: int = Field(default=5, ge=0, le=MAX_PREVIEW_ROWS, description="Rows per page (0-100).")
+    limit: int = Field(default=5, ge=0, le=MAX_PREVIEW_ROWS, description="Rows per page.")
     cursor: str | None = cursor_field()
 
 
@@ -44,13 +42,13 @@ class PredictionsPreview(Shape):
     `instance_id`); page on with `cursor` to read every row without the file."""
 
     run_id: str
-    url: str = Field(description="Download the whole parquet file here.")
-    sha256: str = Field(description="sha256 of the file.")
-    rows: int = Field(description="Rows in the whole file.")
+    url: str = Field(description="The whole parquet file.")
+    sha256: str
+    rows: int = Field(description="Rows in the file.")
     columns: list[Column]
     total: int = total_field()
     next: str | None = next_field()
-    head: list[dict[str, Any]] = Field(description="The rows of this page, in file order.")
+    head: list[dict[str, Any]] = Field(description="This page's rows, in file order.")
 
 
 def stored_result(registry: Registry, run_id: str) -> Result:
@@ -75,8 +73,8 @@ def read_page(path: Path, query: GetPredictionsQuery, offset: int) -> tuple[list
 
 
 async def get_predictions(registry: Registry, query: GetPredictionsQuery) -> PredictionsPreview:
-    """Use to reuse per-item predictions: the parquet file's URL and sha256, its columns, and a page of its rows
-    (`correct=false`: wrong answers only; `instance_id`: one item). Page until `next` is null to read every row."""
+    """Use to reuse per-item predictions: the parquet file's URL and sha256, and its rows page by page (until
+    `next` is null)."""
     result = stored_result(registry, query.run_id)
     key = ("predictions", result.run_id, result.predictions_sha256, query.model_dump_json())  # pinned by its hash
     cached: PredictionsPreview | None = registry.cache.peek(registry.store, key)

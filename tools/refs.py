@@ -29,6 +29,8 @@ MODEL_SLUG = r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$"
 TASK_REF_SCHEMA: JsonDict = {"pattern": "^[a-z0-9][a-z0-9-]{0,63}(@[0-9]{1,6})?$"}
 TASK_VERSION_SCHEMA: JsonDict = {"pattern": "^[a-z0-9][a-z0-9-]{0,63}@[0-9]{1,6}$"}  # the version required
 MODEL_NAME_SCHEMA: JsonDict = {"pattern": MODEL_NAME.pattern}
+MODEL_HELP = "Slug, Hugging Face repo id or provider model id (any case)."
+TASK_HELP = "slug@version, or slug for the latest published version."
 MAX_SUGGESTIONS = 3
 SIMILARITY = 0.6  # difflib's ratio: clinicaqa@0 ~ clinicalqa@0 is 0.96; unrelated names stay under 0.5
 

@@ -34,7 +34,16 @@ from tools.proposal_subjects import repo_parts
 from tools.proposals import AGENT, chat_run_key
 from tools.ratelimit import EVALUATION_REQUESTS, RateLimiter
 from tools.reading import fetch_document, read_record
-from tools.refs import MODEL_NAME_SCHEMA, TASK_REF_SCHEMA, find_model, is_model_slug, model_name, resolve_task
+from tools.refs import (
+    MODEL_HELP,
+    MODEL_NAME_SCHEMA,
+    TASK_HELP,
+    TASK_REF_SCHEMA,
+    find_model,
+    is_model_slug,
+    model_name,
+    resolve_task,
+)
 from tools.registry import Registry
 from tools.schemas import Shape
 from tools.usage import Visitor
@@ -51,20 +60,20 @@ class EvaluationRequestBody(Shape):
     model: str = Field(
         min_length=1,
         max_length=200,
-        description="Model slug, Hugging Face repo id (HuggingFaceTB/SmolLM2-135M-Instruct) or provider model id.",
+        description=MODEL_HELP,
         json_schema_extra=MODEL_NAME_SCHEMA,
     )
     task: str = Field(
         min_length=1,
         max_length=80,
-        description="slug@version, or slug for the latest published version.",
+        description=TASK_HELP,
         json_schema_extra=TASK_REF_SCHEMA,
     )
     source_url: str | None = Field(
         default=None,
         max_length=2000,
         pattern=r"^https?://[^\s/?#]+([/?#]\S*)?$",
-        description="Link to the weights, model card or paper (read by the evaluator agent when it can).",
+        description="Weights, model card or paper (the evaluator agent reads it).",
     )
     note: str = Field(default="", max_length=4000, description="Anything the maintainers should know.")
 
@@ -77,14 +86,14 @@ class EvaluationRequestBody(Shape):
 class RequestReceipt(Shape):
     """The request, and where the run stands now (the same status `lookup` answers)."""
 
-    request_id: int | None = Field(description="The request's id; null when nothing needed requesting.")
-    created: bool = Field(description="false: this answers an earlier request, or the run needs no request.")
-    status: LookupStatus = Field(description="Where the run stands, as lookup says.")
+    request_id: int | None = Field(description="null when nothing needed requesting.")
+    created: bool = Field(description="false: an earlier request, or none was needed.")
+    status: LookupStatus = Field(description="As lookup says.")
     model: str = Field(description="The model as first requested.")
     task: str = Field(description="slug@version.")
     source_url: str | None
     note: str
-    source_read: str = Field(description="What the evaluator agent read at source_url, or why it did not.")
+    source_read: str = Field(description="What was read at source_url, or why not.")
     created_at: str | None
     hint: str | None = Field(description="What happens next.")
 
@@ -237,10 +246,9 @@ async def store_request(
 async def request_evaluation(
     registry: Registry, body: EvaluationRequestBody, visitor: Visitor | None = None
 ) -> RequestReceipt:
-    """Use when `lookup` says `not_evaluated`: ask the maintainers to have BenchToward evaluate `model` on `task`.
-    The request enters the review queue (nothing runs until a maintainer approves); `lookup` then follows it:
-    requested → queued → evaluating → in_review → evaluated. Asking again for the same model and task answers the
-    first request. Give `source_url` (weights, model card or paper) so the evaluator can set the model up."""
+    """Use when `lookup` says `not_evaluated`: ask BenchToward to evaluate `model` on `task`. Nothing runs until a
+    maintainer approves; `lookup` then follows it. Asking again answers the first request. Give `source_url` so
+    the evaluator can set the model up."""
     task = resolve_task(registry.store, body.task)
     name = model_name(body.model)
     current = await lookup(registry, LookupQuery(model=name, task=task.ref), Visitor(None, "", bot=True))
@@ -286,16 +294,12 @@ def answer(registry: Registry, name: str, task: Task, status: LookupStatus, crea
 
 
 def stored_receipt(found: EvaluationRequest, status: LookupStatus, created: bool, hint: str) -> RequestReceipt:
-    return RequestReceipt(
+    return RequestReceipt.from_row(
+        found,
         request_id=found.id,
         created=created,
         status=status,
-        model=found.model,
         task=found.task_ref,
-        source_url=found.source_url,
-        note=found.note,
-        source_read=found.source_read,
-        created_at=found.created_at,
         hint=hint,
     )
 

@@ -14,27 +14,17 @@ from tools.errors import DatasetNotFound, RunNotFound
 from tools.inputs import Query
 from tools.leaderboard import standing
 from tools.paging import cursor_field, next_field, total_field
-from tools.refs import MODEL_NAME_SCHEMA, TASK_REF_SCHEMA, parse_task_ref, resolve_model, resolve_task
+from tools.refs import MODEL_HELP, MODEL_NAME_SCHEMA, TASK_REF_SCHEMA, parse_task_ref, resolve_model, resolve_task
 from tools.registry import Registry
 from tools.schemas import (
+    DEMO_HELP,
     MODEL_TYPE_HELP,
-    N_HELP,
-    N_ITEMS_HELP,
-    N_UNITS_HELP,
-    TIER_HELP,
-    UNIT_HELP,
-    MetricValue,
-    ModelRef,
     ModelTypeFilter,
     ResultDetail,
-    ResultStatus,
+    ResultRow,
     Shape,
-    Tier,
     TieredQuery,
-    model_ref,
-    primary_metric_value,
     result_detail,
-    sizes,
 )
 from tools.usage import Visitor
 
@@ -52,33 +42,19 @@ class SearchResultsQuery(TieredQuery):
     model: str | None = Field(
         default=None,
         max_length=200,
-        description="Model slug or provider model id.",
+        description=MODEL_HELP,
         json_schema_extra=MODEL_NAME_SCHEMA,
     )
     model_type: ModelTypeFilter | None = Field(default=None, description=MODEL_TYPE_HELP)
-    limit: int = Field(default=100, ge=1, le=1000, description="At most this many results per page (1-1000).")
+    limit: int = Field(default=100, ge=1, le=1000, description="Results per page.")
     cursor: str | None = cursor_field()
 
 
-class ResultSummary(Shape):
-    """A result in a list: its primary metric with CI and where to read the rest."""
+class ResultSummary(ResultRow):
+    """A result in a list."""
 
-    run_id: str = Field(description="The result's id (get_result, /v1/results/{run_id}).")
-    task: str = Field(description="slug@version.")
-    spec_hash: str = Field(description="sha256 of the task version's specification.")
-    model: ModelRef
-    tier: Tier = Field(description="How it was run: " + TIER_HELP)
-    status: ResultStatus = Field(description="published here (lists show published results).")
-    demo: bool = Field(description="True for a demo task (demo or synthetic data).")
-    metric: MetricValue
-    n: int = Field(description=N_HELP)
-    n_items: int = Field(description=N_ITEMS_HELP)
-    n_units: int = Field(description=N_UNITS_HELP)
-    unit: str = Field(description=UNIT_HELP)
-    parse_rate: float | None = Field(description="Share of answers the parser understood (LLM tasks).")
-    cost_usd: float | None = Field(description="Compute cost in US dollars; null when unknown.")
-    eval_date: str = Field(description="UTC date of the run.")
-    url: str = Field(description="The result's page.")
+    spec_hash: str = Field(description="sha256 of the task version's spec.")
+    demo: bool = Field(description=DEMO_HELP)
 
 
 class ResultList(Shape):
@@ -122,22 +98,13 @@ def summaries(registry: Registry, results: list[Result]) -> list[ResultSummary]:
     models = model_store.models_by_slug(registry.store, {r.model_slug for r in results})
     demo = {t.ref: t.demo for t in task_store.list_tasks(registry.store)} if results else {}
     return [
-        ResultSummary.from_row(
-            r,
-            task=r.task_ref,
-            model=model_ref(models[r.model_slug]),
-            demo=demo.get(r.task_ref, False),
-            metric=primary_metric_value(r),
-            **sizes(r),
-            url=registry.result_url(r.run_id),
-        )
+        ResultSummary.of(registry, r, models[r.model_slug], r.task_ref, demo=demo.get(r.task_ref, False))
         for r in results
     ]
 
 
 async def search_results(registry: Registry, query: SearchResultsQuery) -> ResultList:
-    """Use to find results across tasks: published, complete results matching every given filter, newest first.
-    For one model on one task prefer `lookup`."""
+    """Use to find published results across tasks, newest first. For one model on one task prefer `lookup`."""
 
     def build() -> ResultList:
         where = result_filter(registry, query)
@@ -164,10 +131,8 @@ def build_detail(registry: Registry, result: Result) -> ResultDetail:
 
 
 async def get_result(registry: Registry, query: GetResultQuery, visitor: Visitor | None = None) -> ResultDetail:
-    """Use to cite or inspect one result: all metrics with 95% CIs, configuration, exact versions (harness,
-    spec hash), cost, BibTeX and the predictions URL. Works for results in review or withdrawn too (see
-    `status`). Reading a published result counts as a download for the reuse count.
-    """
+    """Use to cite or inspect one result, also in review or withdrawn (see `status`). Reading a published result
+    counts as a reuse."""
     result = result_store.get_result(registry.store, query.run_id)
     if result is None:
         raise RunNotFound(f"no result with run_id {query.run_id[:64]!r}")

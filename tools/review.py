@@ -110,39 +110,17 @@ class RejectRequest(Shape):
 def job_info(job: Job | None) -> JobInfo | None:
     if job is None:
         return None
-    return JobInfo(
-        id=job.id,
-        status=job.status,  # type: ignore[arg-type]
-        attempts=job.attempts,
-        endpoint=job.endpoint,
-        api_key_env=job.api_key_env,
-        run_id=job.run_id,
-        message=job.message,
-        created_at=job.created_at,
-        heartbeat_at=job.heartbeat_at,
-        finished_at=job.finished_at,
-    )
+    return JobInfo.from_row(job)
 
 
 def review_item(registry: Registry, proposal: Proposal) -> ReviewItem:
     job = job_store.job_of_proposal(registry.store, proposal.id) if proposal.kind == "run" else None
-    return ReviewItem(
-        id=proposal.id,
-        kind=proposal.kind,  # type: ignore[arg-type]
-        status=proposal.status,  # type: ignore[arg-type]
+    return ReviewItem.from_row(
+        proposal,
         model=proposal.model_slug,
         task=proposal.task_ref,
-        run_key=proposal.run_key,
         run_id=run_id_of(proposal.run_key) if proposal.run_key else None,
-        tier=proposal.tier,
-        reason=proposal.reason,
-        excerpt=proposal.excerpt,
         details=orjson.loads(proposal.payload_json),
-        reading_id=proposal.reading_id,
-        created_at=proposal.created_at,
-        decided_by=proposal.decided_by,
-        decided_at=proposal.decided_at,
-        decision_why=proposal.decision_why,
         job=job_info(job),
     )
 

@@ -23,14 +23,21 @@ ResultStatus = Literal["in_review", "published", "withdrawn"]
 TierFilter = Annotated[Tier, Folded]
 ModelTypeFilter = Annotated[ModelType, Folded]
 RESULTS_LICENSE = "CC BY 4.0"
-TIER_HELP = "standard, agent, baseline or official (any case)."
-MODEL_TYPE_HELP = "llm, tabular, timeseries or baseline (any case)."
+TIER_HELP = "How it was run: standard, agent, baseline or official."
+MODEL_TYPE_HELP = "Only models of this type (any case)."
 METRIC_SCALE = "On a 0-1 scale (accuracy 0.62 is 62%)."
-N_HELP = "Items scored (kept for compatibility; the same as n_items)."
-N_ITEMS_HELP = "Items scored: questions, or prediction windows of a time series."
-N_UNITS_HELP = "Independent units the 95% CI resamples (see `unit`); report this as the sample size."
+N_HELP = "= n_items (kept for compatibility)."
+N_ITEMS_HELP = "Items scored (questions, or time-series windows)."
+N_UNITS_HELP = "Units the 95% CI resamples; report this as the sample size."
 RANK_RANGE_HELP = "[best, worst] rank in 95% of paired bootstrap replicates; null until computed."
-UNIT_HELP = "What one bootstrap unit is: question or patient."
+RANK_HELP = "1 = best on the full leaderboard (ties share one); null off it."
+RESULT_STATUS_HELP = "published, in_review (awaits a maintainer) or withdrawn."
+PRIMARY_METRIC_HELP = "The metric leaderboards rank by (0-1 scale)."
+PARSE_RATE_HELP = "Share of answers parsed (LLM tasks)."
+COST_HELP = "USD; null when unknown."
+UNIT_HELP = "question or patient."
+PREVIEW_HELP = "The task version may still change (as a new version)."
+DEMO_HELP = "Demo or synthetic data: not a real comparison."
 TIER_MEANINGS: dict[str, str] = {
     "standard": "Run by BenchToward with the standard prompt and harness, identical for every model on the task.",
     "agent": "Run by BenchToward's model evaluator with the weights the authors released; not a verdict on the paper.",
@@ -56,31 +63,30 @@ class Shape(BaseModel):
 
 
 class ModelRef(Shape):
-    """A model as a leaderboard row names it."""
+    """A model."""
 
-    slug: str = Field(description="BenchToward model slug, provider/name.")
-    name: str = Field(description="Display name.")
+    slug: str = Field(description="provider/name.")
+    name: str
     type: str = Field(description="llm | tabular | timeseries | baseline")
-    provider: str = Field(description="Who publishes the model (the slug's first part).")
+    provider: str = Field(description="The slug's first part.")
 
 
 class MetricValue(Shape):
-    """A metric's point estimate and its 95% bootstrap interval (null when undefined). Values are on a 0-1 scale
-    (accuracy 0.62 is 62%)."""
+    """A metric with its 95% bootstrap interval [ci_low, ci_high] (null when undefined)."""
 
-    name: str = Field(description="Metric name, e.g. accuracy, auroc.")
+    name: str = Field(description="e.g. accuracy, auroc.")
     value: float | None = Field(description=METRIC_SCALE)
-    ci_low: float | None = Field(description="Lower end of the 95% bootstrap interval.")
-    ci_high: float | None = Field(description="Upper end of the 95% bootstrap interval.")
+    ci_low: float | None
+    ci_high: float | None
 
 
 class Bootstrap(Shape):
-    """How the intervals were computed: units resampled with replacement, all items of a unit together."""
+    """Units resampled with replacement, all items of a unit together."""
 
     unit: str = Field(description=UNIT_HELP)
-    n_units: int = Field(description="Units resampled.")
-    replicates: int = Field(description="Bootstrap replicates.")
-    level: float = Field(description="Interval level, 0.95.")
+    n_units: int
+    replicates: int
+    level: float = Field(description="0.95.")
     degenerate_replicates: int = Field(default=0, description="Replicates where the metric was undefined.")
 
 
@@ -95,14 +101,48 @@ def sizes(result: Result | Ranked) -> dict[str, Any]:
     }
 
 
+class ResultRow(Shape):
+    """The fields every row of a list of results shares (a leaderboard's row, a search's or a model's result):
+    declared once here, built from the store's row by `ResultRow.of`."""
+
+    run_id: str = Field(description="For get_result.")
+    task: str = Field(description="slug@version.")
+    model: ModelRef
+    tier: Tier = Field(description=TIER_HELP)
+    metric: MetricValue
+    n: int = Field(description=N_HELP)
+    n_items: int = Field(description=N_ITEMS_HELP)
+    n_units: int = Field(description=N_UNITS_HELP)
+    unit: str = Field(description=UNIT_HELP)
+    parse_rate: float | None = Field(description=PARSE_RATE_HELP)
+    cost_usd: float | None = Field(description=COST_HELP)
+    eval_date: str = Field(description="UTC date.")
+    url: str = Field(description="The result's page.")
+    status: ResultStatus = Field(description=RESULT_STATUS_HELP)
+
+    @classmethod
+    def of(cls, registry: Registry, result: Result | Ranked, model: Model, task: str, **computed: Any) -> Self:
+        """This row from a stored result, its model and task (slug@version), plus the fields only this kind of row
+        has."""
+        return cls.from_row(
+            result,
+            task=task,
+            model=model_ref(model),
+            metric=primary_metric_value(result),
+            **sizes(result),
+            url=registry.result_url(result.run_id),
+            **computed,
+        )
+
+
 class PredictionsLink(Shape):
     url: str = Field(description="The whole parquet file.")
-    sha256: str = Field(description="sha256 of the file.")
+    sha256: str
     rows: int = Field(description="Rows in the file.")
 
 
 class DatasetCredit(Shape):
-    """The dataset the task is built on, with its own licence: credit it when you reuse the result."""
+    """The dataset and its own licence: credit it when you reuse the result."""
 
     slug: str
     name: str
@@ -115,44 +155,44 @@ class DatasetCredit(Shape):
 class ResultDetail(Shape):
     """One result: every metric with its CI, configuration, exact versions, cost, BibTeX, predictions."""
 
-    run_id: str = Field(description="First 12 hex characters of run_key.")
+    run_id: str = Field(description="run_key's first 12 hex digits.")
     run_key: str = Field(description="sha256 of the canonical JSON of `key`.")
     url: str = Field(description="The result's page.")
-    task: str = Field(description="slug@version the result was computed on.")
-    spec_hash: str = Field(description="sha256 of the task version's specification.")
-    status: ResultStatus = Field(description="published, in_review (awaits a maintainer) or withdrawn.")
-    status_reason: str = Field(description="Why it was withdrawn or held, when it was.")
-    partial: bool = Field(description="True for --limit/--allow-partial runs; they never enter a leaderboard.")
-    demo: bool = Field(description="True when the task is a demo task (demo or synthetic data).")
+    task: str = Field(description="slug@version.")
+    spec_hash: str = Field(description="sha256 of the task version's spec.")
+    status: ResultStatus = Field(description=RESULT_STATUS_HELP)
+    status_reason: str = Field(description="Why it was withdrawn or held.")
+    partial: bool = Field(description="A partial run (--limit); never on a leaderboard.")
+    demo: bool = Field(description=DEMO_HELP)
     model: ModelRef
-    model_version: str = Field(description="The model version evaluated.")
-    tier: Tier = Field(description="How it was run: " + TIER_HELP)
-    eval_date: str = Field(description="UTC date of the run.")
-    primary_metric: str = Field(description="The metric the leaderboard ranks by.")
+    model_version: str
+    tier: Tier = Field(description=TIER_HELP)
+    eval_date: str = Field(description="UTC date.")
+    primary_metric: str = Field(description=PRIMARY_METRIC_HELP)
     metrics: list[MetricValue]
     bootstrap: Bootstrap
     n: int = Field(description=N_HELP)
     n_items: int = Field(description=N_ITEMS_HELP)
     n_units: int = Field(description=N_UNITS_HELP)
     unit: str = Field(description=UNIT_HELP)
-    rank: int | None = Field(description="Rank on the task version's leaderboard (ties share one); null off it.")
+    rank: int | None = Field(description=RANK_HELP)
     rank_range: list[int] | None = Field(description=RANK_RANGE_HELP)
-    parse_rate: float | None = Field(description="Share of answers the parser understood (LLM tasks).")
-    cost_usd: float | None = Field(description="Compute cost in US dollars; null when unknown.")
-    config: dict[str, Any] = Field(description="Run configuration (prompt, sampling, limits).")
-    versions: dict[str, Any] = Field(description="Exact versions: harness, packages, spec hash, tokens.")
-    key: dict[str, Any] = Field(description="The run-key inputs: model, task, harness version, configuration.")
+    parse_rate: float | None = Field(description=PARSE_RATE_HELP)
+    cost_usd: float | None = Field(description=COST_HELP)
+    config: dict[str, Any] = Field(description="Prompt, sampling, limits.")
+    versions: dict[str, Any] = Field(description="Harness, packages, spec hash, tokens.")
+    key: dict[str, Any] = Field(description="What run_key hashes.")
     predictions: PredictionsLink
     dataset: DatasetCredit
-    license: str = Field(description="Licence of this result (the dataset's own licence is under `dataset`).")
-    bibtex: str = Field(description="Cite the result with this.")
+    license: str = Field(description="This result's licence (the dataset's is under `dataset`).")
+    bibtex: str = Field(description="Cite it with this.")
 
 
 class TieredQuery(Query):
     """A filter on results' tier; `tag` is seed 002's word for the same filter and means the same."""
 
-    tier: TierFilter | None = Field(default=None, description="Only results with this tier: " + TIER_HELP)
-    tag: TierFilter | None = Field(default=None, description="The same filter as `tier` (its other name).")
+    tier: TierFilter | None = Field(default=None, description="Only results of this tier (any case).")
+    tag: TierFilter | None = Field(default=None, description="Same as `tier`.")
 
     @model_validator(mode="after")
     def one_tier(self) -> TieredQuery:
@@ -200,28 +240,18 @@ def result_detail(
         url=registry.result_url(result.run_id),
         dataset_citation=credit.citation,
     )
-    return ResultDetail(
-        run_id=result.run_id,
-        run_key=result.run_key,
+    return ResultDetail.from_row(
+        result,
         url=registry.result_url(result.run_id),
         task=result.task_ref,
-        spec_hash=result.spec_hash,
-        status=result.status,  # type: ignore[arg-type]
-        status_reason=result.status_reason,
-        partial=result.partial,
         demo=task.demo,
         model=model_ref(model),
         model_version=orjson.loads(result.key_json)["model"]["version"],
-        tier=result.tier,  # type: ignore[arg-type]
-        eval_date=result.eval_date,
-        primary_metric=result.primary_metric,
         metrics=[MetricValue(**metric) for metric in metrics["metrics"]],
         bootstrap=Bootstrap(**metrics["bootstrap"]),
         **sizes(result),
         rank=standing[0] if standing else None,
         rank_range=standing[1] if standing else None,
-        parse_rate=result.parse_rate,
-        cost_usd=result.cost_usd,
         config=orjson.loads(result.config_json),
         versions=orjson.loads(result.versions_json),
         key=orjson.loads(result.key_json),

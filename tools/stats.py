@@ -15,7 +15,7 @@ from tools.schemas import Shape
 
 
 class Reuses(Shape):
-    """Reuses, counted as the About page says: lookups that found a result, and downloads."""
+    """Lookups that found a result, and downloads."""
 
     total: int
     lookups: int
@@ -24,18 +24,15 @@ class Reuses(Shape):
 
 class Stats(Shape):
     results: int = Field(description="Published, complete results.")
-    models: int = Field(description="Registered models.")
-    models_evaluated: int = Field(description="Models with at least one published result.")
+    models: int
+    models_evaluated: int = Field(description="Models with a published result.")
     tasks: int = Field(description="Task versions.")
     tasks_published: int
     datasets: int
-    total_cost_usd: float = Field(description="Sum of known compute costs of published results.")
+    total_cost_usd: float = Field(description="Known compute cost, summed.")
     results_with_unknown_cost: int
     reuses: Reuses
-    visits: int = Field(
-        description="Browser page visits, counted from the pages' beacons only: one per page, visitor and "
-        "Korea-time day (automated fetches of a page send no beacon and are not visits)."
-    )
+    visits: int = Field(description="Browser page visits (page beacons: one per page, visitor and day).")
 
 
 class StatsQuery(Shape):
@@ -43,9 +40,7 @@ class StatsQuery(Shape):
 
 
 async def stats(registry: Registry, query: StatsQuery) -> Stats:
-    """Use for an overview: counts of results, models, tasks and datasets, total known compute cost, how
-    often results were reused (lookups that found a result, downloads) instead of recomputed, and how many
-    browser page visits the site had."""
+    """Use for an overview: counts, total known compute cost, reuses and page visits."""
     return registry.remember(("stats",), lambda: count(registry))
 
 

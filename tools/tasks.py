@@ -12,11 +12,11 @@ from store.tasks import Task
 from tools.errors import TaskNotFound
 from tools.refs import TASK_REF_SCHEMA, resolve_task
 from tools.registry import Registry
-from tools.schemas import DatasetCredit, Shape, dataset_credit
+from tools.schemas import DEMO_HELP, PREVIEW_HELP, DatasetCredit, Shape, dataset_credit
 
 
 class TaskSummary(Shape):
-    """One task version as the task list shows it."""
+    """A task version."""
 
     task: str = Field(description="slug@version")
     slug: str
@@ -26,10 +26,10 @@ class TaskSummary(Shape):
     kind: str = Field(description="mcq | binary_timeseries")
     primary_metric: str
     higher_is_better: bool
-    preview: bool = Field(description="A preview task is published but may still change as a new version.")
-    demo: bool = Field(description="Built from demo or synthetic data; its numbers are not scores on a real dataset.")
+    preview: bool = Field(description=PREVIEW_HELP)
+    demo: bool = Field(description=DEMO_HELP)
     status: str = Field(description="building | in_review | published")
-    n_results: int = Field(description="Published, complete results on this version.")
+    n_results: int = Field(description="Published results.")
     spec_hash: str
     url: str
 
@@ -52,7 +52,7 @@ class TaskDetail(TaskSummary):
     change_note: str
     contamination_note: str
     catalog_id: str | None
-    catalog_url: str | None = Field(description="The benchmark catalog entry of this task (JSON: /v1/benchmarks/{id}).")
+    catalog_url: str | None = Field(description="Its catalog entry (get_benchmark).")
     spec: dict[str, Any]
     versions: list[TaskVersion]
     dataset_credit: DatasetCredit
@@ -77,37 +77,29 @@ class GetTaskQuery(Shape):
         return self
 
 
+def summary_fields(registry: Registry, task: Task) -> dict[str, str]:
+    """The fields of a task's summary its stored row has not (the rest are read from the row)."""
+    return {
+        "task": task.ref,
+        "dataset": task.dataset_slug,
+        "url": registry.url(f"/tasks/{task.slug}?version={task.version}"),
+    }
+
+
 def task_summary(registry: Registry, task: Task) -> TaskSummary:
-    return TaskSummary(
-        task=task.ref,
-        slug=task.slug,
-        version=task.version,
-        title=task.title,
-        dataset=task.dataset_slug,
-        kind=task.kind,
-        primary_metric=task.primary_metric,
-        higher_is_better=task.higher_is_better,
-        preview=task.preview,
-        demo=task.demo,
-        status=task.status,
-        n_results=task.n_results,
-        spec_hash=task.spec_hash,
-        url=registry.url(f"/tasks/{task.slug}?version={task.version}"),
-    )
+    return TaskSummary.from_row(task, **summary_fields(registry, task))
 
 
 async def list_tasks(registry: Registry, query: ListTasksQuery) -> TaskList:
-    """Use to see what can be looked up: every task version with its dataset, kind, primary metric, preview
-    and demo flags, status and number of published results."""
+    """Use to see what can be looked up: every task version, its dataset, metric, status and result count."""
     return registry.remember(
         ("tasks",), lambda: TaskList(tasks=[task_summary(registry, t) for t in task_store.list_tasks(registry.store)])
     )
 
 
 async def get_task(registry: Registry, query: GetTaskQuery) -> TaskDetail:
-    """Use to check exactly what a result was computed on: the full specification of one task version with
-    its spec_hash (sha256 of the spec's canonical JSON), version history and dataset credit. `slug` may also
-    be slug@version; without a version, the latest published one."""
+    """Use to check exactly what a result was computed on: a task version's full specification, spec_hash,
+    version history and dataset credit."""
     return registry.remember(("task", query.slug, query.version), lambda: build_task_detail(registry, query))
 
 
@@ -117,17 +109,11 @@ def build_task_detail(registry: Registry, query: GetTaskQuery) -> TaskDetail:
     versions = task_store.task_versions(registry.store, task.slug)
     if not versions:
         raise TaskNotFound(f"no task {task.slug!r}")
-    return TaskDetail(
-        **task_summary(registry, task).model_dump(),
-        summary=task.summary,
-        change_note=task.change_note,
-        contamination_note=task.contamination_note,
-        catalog_id=task.catalog_id,
+    return TaskDetail.from_row(
+        task,
+        **summary_fields(registry, task),
         catalog_url=registry.url(f"/benchmarks/{task.catalog_id}") if task.catalog_id else None,
         spec=orjson.loads(task.spec_json),
-        versions=[
-            TaskVersion(version=v.version, status=v.status, spec_hash=v.spec_hash, change_note=v.change_note)
-            for v in versions
-        ],
+        versions=[TaskVersion.from_row(version) for version in versions],
         dataset_credit=dataset_credit(registry, task),
     )
