@@ -26,6 +26,9 @@ _SKIP_COLUMNS = re.compile(
     r"status|target|duration|phase|aspect|vram.{0,8}|training time)$",
     re.I,
 )
+# a first column of reference answers or opponents: "| Ref. response | Win rate |" rows GPT-4, Claude-2 are what the
+# model named above the table was compared against, not models with those values (medical_llama2_gpt4_judge_*.md)
+_REFERENCE_CORNER = re.compile(r"^(?:ref(?:erence)?\b|vs\.?$|versus|against|opponents?|compared (?:to|with))", re.I)
 _HUMAN_ROW = re.compile(r"^(?:human|physician|doctor|expert|clinician|random|chance|baseline \(human)", re.I)
 _CELL_BOUND = re.compile(r"^[<>≤≥~≈]|target|goal|tba|n/?a$", re.I)
 
@@ -70,6 +73,8 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     if long is not None:
         return long
     corner = table.header[0]
+    if _REFERENCE_CORNER.match(corner.strip()):
+        return []
     columns = table.header[1:]
     rows = [row for row in table.rows if row and any(_cell_number(c) for c in row[1:])]
     models_in_header = sum(map(_looks_like_model, columns)) > max(1, sum(_looks_like_model(r[0]) for r in rows))
