@@ -24,10 +24,11 @@ CORPUS = Path(__file__).parent / "data" / "reader_corpus"
 # dev grew by 19 texts full of numbers that are not results (precision on dev 99.6% -> 100.0%); its recall
 # (99.2% -> 98.7%) and model recall (98.7% -> 97.3%) fell only because the new texts hold harder cases (a score
 # left out on purpose where people are named in the same clause, model names the reader does not know). A third
-# engineer added twelve more texts to dev, chosen for what produces false claims (precision on the grown dev 95.6%
-# before the fixes they led to, 100.0% after); dev's recall and model recall floors are the grown dev's figures
+# engineer added fifteen more texts to dev, chosen for what produces false claims (precision on the grown dev 90.6%
+# before the fixes they led to, 99.3% after); dev's floors are the grown dev's figures (recall 83.6%, model recall
+# 94.6%: the new texts hold results the reader does not read, such as win rates and hallucination rates)
 FLOOR = {
-    "dev": {"claim_recall": 0.89, "claim_precision": 0.995, "model_recall": 0.93},
+    "dev": {"claim_recall": 0.83, "claim_precision": 0.99, "model_recall": 0.94},
     "test": {"claim_recall": 0.86, "claim_precision": 0.88, "model_recall": 0.93},
 }
 

@@ -30,7 +30,8 @@ _SKIP_COLUMNS = re.compile(
 # model named above the table was compared against, not models with those values (medical_llama2_gpt4_judge_*.md)
 _REFERENCE_CORNER = re.compile(r"^(?:ref(?:erence)?\b|vs\.?$|versus|against|opponents?|compared (?:to|with))", re.I)
 _HUMAN_ROW = re.compile(r"^(?:human|physician|doctor|expert|clinician|random|chance|baseline \(human)", re.I)
-_CELL_BOUND = re.compile(r"^[<>≤≥~≈]|target|goal|tba|n/?a$", re.I)
+# a cell opening with a bound ("< 96.4%", "~60%") or a word ("TBA", "n/a") is no number already (_cell_number)
+_CELL_BOUND = re.compile(r"target|goal", re.I)
 
 
 _MODEL_HEADER = re.compile(r"^(?:models?|methods?|systems?|model names?|llms?|모델)$", re.I)
