@@ -75,7 +75,7 @@ METRIC_WORDS = (
     ("auroc", r"AUROC|AUC-ROC|ROC[- ]AUC|area under the (?:receiver[- ]operating[- ]characteristics?|ROC) curves?"),
     ("auprc", r"AUPRC|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curves?"),
     ("auc", r"AUC|area under the curve"),
-    ("accuracy", r"accuracy|acc\.?|정답률|정확도"),
+    ("accuracy", r"accuracy|acc\.?|acc-%|정답률|정확도"),  # "Test Set (Acc-%)" (medmcqa_paperswithcode_*.md)
     ("f1", r"F1(?:[- ]score)?|macro[- ]F1"),
     ("sensitivity", r"sensitivity|민감도"),
     ("specificity", r"specificity|특이도"),

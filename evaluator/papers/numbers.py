@@ -125,6 +125,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True
     if re.match(r"^-[a-z]{3,}", after):  # a count in a compound: "a 100-iteration bootstrap" (apricot_m_*.md)
         return True
+    if re.match(r"^[A-Z][a-z]", after):  # text run together: "Med-PaLM 285.4Towards" (medqa_usmle_hyperai_*.md)
+        return True
     if re.match(r"^[ %]{0,2}(?:CI|confidence)", after, re.I):  # the level of a confidence interval
         return True
     if re.match(r"^[:\-/]\d", after) or re.search(r"\d[:\-/]$", before):  # a time or a date: 18:17:01, 2025-03-21

@@ -162,7 +162,8 @@ def _cell_claim(
     reading = read_value(raw, metric=metric or ("accuracy" if dataset else None), percent_hint=percent)
     if reading is None or reading.value is None:
         return None
-    model = re.sub(r"\s?[(\[](?:ours|proposed)[)\]]|†", "", model, flags=re.I).strip()
+    # a mark or a citation is not part of the name: "PubmedBERT(Gu et al., 2022)" (medmcqa_paperswithcode_*.md)
+    model = re.sub(r"\s?[(\[](?:ours|proposed|[^()\[\]]{1,40} et al\.?,? ?\d{4})[)\]]|†", "", model, flags=re.I).strip()
     return ExtractedClaim(
         model=model,
         dataset=dataset,
