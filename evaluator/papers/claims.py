@@ -44,6 +44,9 @@ _AGGREGATE = re.compile(
 _COMPARED = re.compile(r"\b(?:than|compared (?:with|to)|relative to)\b", re.I)
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
 _VERSUS = re.compile(r"^[ )\],]{0,60}?\b(?:vs\.?|versus)[ (]{1,3}$", re.I)
+# a contrast: the model named after it is not the one the value before it belongs to (but "AUROC (0.856) and AUPRC
+# (0.331) were the highest for the admission GBT model": icu_admission_mortality_gbt_bmc_abstract.md)
+_CONTRAST = re.compile(r";|\b(?:while|whereas|but|compared|than|vs\.?|versus|unlike)\b|보다|대비|반면")
 _NOBODY = "\0"  # _model_for's answer for a value it knows is not the named model's
 _THE_MODEL = re.compile(r"\b(?:the|our|this) (?:[\w-]{1,20} ){0,2}(?:model|system|algorithm|method|index)\b", re.I)
 
@@ -196,8 +199,12 @@ def _model_for(
         prior = [(p, n) for p, n in prior if p < comparison.start()]
     if prior:
         return prior[-1][1]
-    after = [n for p, n in models if p > start]
-    return _subject_of(sentence, context) or (after[0] if len(after) == 1 else None)
+    after = [(p, n) for p, n in models if p > start]
+    if after and _CONTRAST.search(sentence[numbers[index][1] : after[0][0]]):
+        # "X reached 61.2% accuracy, while GPT-4 reached 72.4%": the value is not the later clause's model's but
+        # "the model"'s, or a name the reader missed
+        return _subject_of(sentence, context) if _THE_MODEL.search(sentence) else _NOBODY
+    return _subject_of(sentence, context) or (after[0][1] if len(after) == 1 else None)
 
 
 def _subject_of(sentence: str, context: Context) -> str | None:

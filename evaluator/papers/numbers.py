@@ -8,7 +8,9 @@ than a model's result, it is left out. Each class is justified by corpus files (
 - thresholds, pass marks and bounds: "over 85%", "< 96.4%", "passing threshold of 60% accuracy"
   (chatgpt_usmle_plos_digital_health_abstract.md), "95% 기준", "50%대" (snuh_po_aki_hinews_ko.md,
   dental_exam_chatbots_kollo_ko.md);
-- ranges: "0.84-0.92", "76~79%" (snuh_po_aki_hinews_ko.md), "80-90%" (usmle_llm_systematic_review_*);
+- ranges: "0.84-0.92", "76~79%" (snuh_po_aki_hinews_ko.md), "80-90%" (usmle_llm_systematic_review_*), both ends of
+  "60–64%", "IQR 91–99%", "range from 78% to 100%" (gpt4o_anatomy_*.md, cardiology_board_exam_chatbots_*.md);
+- gains and differences: "by 5.3 points", "an improvement of 4.2%", "5.3 points higher", "(+2%)";
 - a prior paper's or a baseline's value cited in passing: "an increase from an initial AUROC of 0.821, which was
   the best reported in the literature" (mv_mortality_catboost_medrxiv_abstract.md), "a 36.7% baseline in 2020"
   (medqa_aiwiki_overview.md);
@@ -45,11 +47,18 @@ _NOT_BEFORE = re.compile(
     r"minimum pass(?:ing)? rate of|"
     # "a cut-off value of 85% carries a sensitivity of 62.4%" (hpi_discrimination_calibration_cardiac_abstract.md)
     r"(?:threshold|cut-?off)(?: value| point| level)?(?: of| at| =)?|"
-    r"target|goal)|[<>≤≥~$€£₩]|\br ?=|합격선|과락|기준|목표)[ :(]{0,3}$",
+    # a gain or a difference, not a score: "an improvement of 4.2%", "outperformed ... by 5.3 points", "(+2%)"
+    r"target|goal|(?:improvement|gain|increase|decrease|drop|difference|margin|boost|reduction)s? of)|"
+    r"[<>≤≥~$€£₩+]|\br ?=|합격선|과락|기준|목표)[ :(]{0,3}$",
     re.I,
 )
-# a bound, a threshold or a baseline written after the value: "95% 기준", "90% 이상", "36.7% baseline"
-_BOUND_AFTER = re.compile(r"^ ?(?:기준|이상|이하|미만|초과|baseline\b|threshold\b|cut-?off\b)", re.I)
+# a bound, a threshold or a baseline written after the value: "95% 기준", "90% 이상", "36.7% baseline"; a
+# difference: "5.3 points higher", "12% more", "a 4% gain"
+_BOUND_AFTER = re.compile(
+    r"^ ?(?:기준|이상|이하|미만|초과|baseline\b|threshold\b|cut-?off\b|(?:percentage )?(?:points?|pp|pts)?\.? ?"
+    r"(?:higher|lower|more|less|better|worse|ahead|behind|improvement|gain|increase|decrease|drop)\b)",
+    re.I,
+)
 # both ends of a range: "range from 78% to 100%", "between 0.7 and 0.8", "60–64%", "IQR 91–99%"
 # (cardiology_board_exam_chatbots_smw_summary.md, gpt4o_anatomy_german_exam_mdpi_abstract.md)
 _RANGE = re.compile(
