@@ -39,6 +39,8 @@ _UNIT_AFTER = re.compile(
     r"shots?\b|bits?\b|fold\b|way\b|options?\b|epochs?\b|layers?\b|USD|dollars|달러|원\b|점대|대(?=[에로의를는가]|$))",
     re.I,
 )
+# a pass mark named a little before the value in Korean: "통과 기준치는 평균 60점" (chatgpt_usmle_zdnet_ko.md)
+_KO_BOUND_BEFORE = re.compile(r"(?:합격선|커트라인|과락|기준치?|목표)[은는이가인의]? ?(?:평균 ?)?$")
 _NOT_BEFORE = re.compile(
     r"(?:\bn ?=|\bN ?=|\bp ?[<=>]|#|\bversion|\bv|\bR2|\bR²|\btop-|\bStep|\b(?:over|more than|less than|at least|"
     # "achieved the minimum pass rate of 73%" (cardiology_board_exam_chatbots_smw_summary.md); but "a pass rate of
@@ -49,7 +51,7 @@ _NOT_BEFORE = re.compile(
     r"(?:threshold|cut-?off)(?: value| point| level)?(?: of| at| =)?|"
     # a gain or a difference, not a score: "an improvement of 4.2%", "outperformed ... by 5.3 points", "(+2%)"
     r"target|goal|(?:improvement|gain|increase|decrease|drop|difference|margin|boost|reduction)s? of)|"
-    r"[<>≤≥~$€£₩+]|\br ?=|합격선|과락|기준|목표)[ :(]{0,3}$",
+    r"[<>≤≥~$€£₩+]|\br ?=|합격선|과락|기준치?|목표|최대|최소)[ :(]{0,3}$",
     re.I,
 )
 # a bound, a threshold or a baseline written after the value: "95% 기준", "90% 이상", "36.7% baseline"; a
@@ -108,7 +110,7 @@ _CARRIES_AFTER = re.compile(
 )
 # a score written in points: "ChatGPT-4는 221점, Claude3-Opus는 235.5점" (dental_exam_chatbots_kollo_ko.md)
 # but not a gain: "5점 높은", "3점 차이"
-_POINTS = re.compile(r"^점(?!대| ?(?:높|낮|차이|상승|하락|향상|더|이상|이하))")
+_POINTS = re.compile(r"^점(?!대| ?(?:높|낮|차이|상승|하락|향상|더|이상|이하|초과|미만|만점|척도))")
 _OPERATING_AFTER = re.compile(r"^ ?(?:sensitivity|specificity|recall|precision|PPV|NPV|FPR)\b", re.I)
 
 
@@ -122,7 +124,7 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True
     if _PRIOR_BEFORE.search(before) or _PRIOR_AFTER.match(sentence[end : end + 90]):
         return True
-    if _CARRIES_AFTER.match(after):
+    if _CARRIES_AFTER.match(after) or _KO_BOUND_BEFORE.search(before):
         return True
     if (_OPERATING_AFTER.match(after) and re.search(r"\bat $", before)) or _OPERATING_BEFORE.search(before[-28:]):
         return True
