@@ -78,14 +78,10 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
         return []
     columns = table.header[1:]
     rows = [row for row in table.rows if row and any(_cell_number(c) for c in row[1:])]
-    models_in_header = sum(map(_looks_like_model, columns)) > max(1, sum(_looks_like_model(r[0]) for r in rows))
-    # "| Model | Metric | RadFM |" over rows "| VQA-RAD | BLEU | 0.535 |", "| | F1 | 0.548 |": a metric column names
-    # each row's metric, the first column what is measured, the model-like columns whose values they are
-    # (multimedeval_results_readme.md)
-    named = [c.strip().lower() for c in columns]
-    metric_at = named.index("metric") if "metric" in named else None
-    if metric_at is not None and any(_looks_like_model(c) for c in columns):
-        models_in_header = True
+    metric_at = _metric_column(columns)
+    models_in_header = metric_at is not None or (
+        sum(map(_looks_like_model, columns)) > max(1, sum(_looks_like_model(r[0]) for r in rows))
+    )
     # a first column headed "Model" or "Method" names models, whatever their shape ("Med-Alpaca", "Chat-Doctor")
     model_column = not models_in_header and bool(_MODEL_HEADER.match(corner.strip()))
     by_metric_rows = corner.strip().lower() in ("metric", "metrics", "measure")
@@ -112,6 +108,16 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
             if claim is not None:
                 claims.append(claim)
     return claims
+
+
+def _metric_column(columns: list[str]) -> int | None:
+    """ "| Model | Metric | RadFM |" over rows "| VQA-RAD | BLEU | 0.535 |", "| | F1 | 0.548 |": a metric column
+    names each row's metric, the first column what is measured, the model-like columns whose values they are
+    (multimedeval_results_readme.md). Its index among the columns, when there are model-like columns beside it."""
+    named = [c.strip().lower() for c in columns]
+    if "metric" not in named or not any(map(_looks_like_model, columns)):
+        return None
+    return named.index("metric")
 
 
 def _looks_like_model(label: str) -> bool:
