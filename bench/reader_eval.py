@@ -4,6 +4,8 @@ targets of issue 13: per file and overall claim precision and recall, model reca
     .venv/bin/python bench/reader_eval.py --split test
     .venv/bin/python bench/reader_eval.py --split dev --show kmle_three_llms_abstract.md
     .venv/bin/python bench/reader_eval.py --llm-endpoint http://127.0.0.1:8080/v1 --llm-model qwen
+    .venv/bin/python bench/reader_eval.py --llm-endpoint URL --split test --limit 6 --llm-max-tokens 512 \
+        --llm-max-text-chars 6000     # a small model on a CPU: a bounded run within its context
 
 The rule reader is the default; `--llm-endpoint` scores the LLM reader (an OpenAI-compatible server with
 structured output) with the same scorer. See evaluator/papers/scoring.py for how claims are matched.
@@ -27,10 +29,13 @@ CORPUS = ROOT / "tests" / "data" / "reader_corpus"
 TARGETS = {"claim_recall": 0.80, "claim_precision": 0.95, "model_recall": 0.90, "mapping_errors": 0}
 
 
-async def score_corpus(extractor: Extractor, split: str, corpus: Path = CORPUS) -> list[FileScore]:
-    """Read every file of `split` with `extractor` and score it; a file the reader fails on scores zero."""
+async def score_corpus(
+    extractor: Extractor, split: str, corpus: Path = CORPUS, limit: int | None = None
+) -> list[FileScore]:
+    """Read every file of `split` (the first `limit`) with `extractor` and score it; a file the reader fails on
+    scores zero."""
     scores = []
-    for gold in in_split(load_gold(corpus), split):  # type: ignore[arg-type]
+    for gold in in_split(load_gold(corpus), split)[:limit]:  # type: ignore[arg-type]
         try:
             record = await read_paper(corpus / gold.file, extractor=extractor)
         except PaperError as exc:
@@ -77,17 +82,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--llm-model", default="default", help="model name sent to the endpoint")
     parser.add_argument("--llm-key-env", help="environment variable holding the endpoint's API key")
     parser.add_argument("--show", help="print missed and extra claims of files whose name contains this")
+    parser.add_argument("--limit", type=int, help="score only the first N files of the split (a slow LLM)")
+    parser.add_argument("--llm-max-tokens", type=int, default=8192, help="answer length the LLM may use")
+    parser.add_argument("--llm-max-text-chars", type=int, default=60_000, help="text sent to the LLM, cut to this")
     args = parser.parse_args(argv)
     extractor: Extractor = RuleExtractor()
     if args.llm_endpoint:
         try:
-            extractor = LLMExtractor(
-                LLMConfig(base_url=args.llm_endpoint, model=args.llm_model, api_key_env=args.llm_key_env)
+            config = LLMConfig(
+                base_url=args.llm_endpoint,
+                model=args.llm_model,
+                api_key_env=args.llm_key_env,
+                max_tokens=args.llm_max_tokens,
+                max_text_chars=args.llm_max_text_chars,
             )
+            extractor = LLMExtractor(config)
         except PaperError as exc:
             print(f"error: {exc.code}: {exc}", file=sys.stderr)
             return 2
-    report(asyncio.run(score_corpus(extractor, args.split)), args.split, args.show)
+    report(asyncio.run(score_corpus(extractor, args.split, limit=args.limit)), args.split, args.show)
     return 0
 
 

@@ -1,6 +1,6 @@
 """The rule-based reader on texts written for these tests: a press release without weights, an abstract
 without numbers, a README whose results are in a CSV, an HTML page, IOH abstracts with matching and
-differing definitions, and the value normalisation rules."""
+differing definitions, the value normalisation rules, and sentences with a contrast or a gain."""
 
 from __future__ import annotations
 
@@ -237,3 +237,24 @@ def test_a_change_between_two_numbers_gives_both_ends_each_marked_as_one_end_of_
     before, after = read_text("Model Name: `a/Foo-1`\n\nAccuracy on ClinicalQA improved from 70.1% to 75.3%.").claims
     assert (before.value, after.value) == (0.701, 0.753)
     assert all("one end of a change ('from ... to ...')" in claim.notes for claim in (before, after))
+
+
+def test_a_value_before_a_contrast_is_not_given_to_the_model_named_after_it() -> None:
+    # the value of a name the reader does not know is left out, never handed to the model of the later clause
+    record = read_text("Meerkat reached 61.2% accuracy on MedMCQA, while GPT-4 reached 72.4%.")
+    assert [(c.model, c.value) for c in record.claims] == [("GPT-4", 0.724)]
+    record = read_text("The model reached 61.2% accuracy on MedMCQA, whereas GPT-4 reached 72.4%.")
+    assert [(c.model, c.value) for c in record.claims] == [(None, 0.612), ("GPT-4", 0.724)]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "GPT-4 showed an improvement of 4.2% in accuracy over GPT-3.5.",
+        "GPT-4 was 5.3 points higher in accuracy than GPT-3.5.",
+        "GPT-4 gave a +2% accuracy gain over GPT-3.5.",
+        "GPT-4 outperformed GPT-3.5 by 5.3 points in accuracy.",
+    ],
+)
+def test_a_gain_or_a_difference_is_not_read_as_a_score(sentence: str) -> None:
+    assert [c.value for c in read_text(sentence).claims if c.value is not None] == []

@@ -23,10 +23,14 @@ from dataclasses import dataclass, field
 from evaluator.papers.names import benchmarks_in, metrics_in, models_in
 from evaluator.papers.numbers import in_points, not_a_result, said_of_people
 from evaluator.papers.record import ExtractedClaim
+from evaluator.papers.scoring import words
 from evaluator.papers.vocabulary import read_value, resolve_dataset, settings_of
 
 MAX_EVIDENCE = 600
-_NUMBER = re.compile(r"(?<![\w.,/#-])(-?(?:\d{1,3}(?:,\d{3})+|\d{1,6})(?:\.\d{1,6})?|-?\.\d{1,6})(?![\d,]\d)( ?%)?")
+# a value may follow a comma only after a percentage: "69.1%,64.3%,73.9%" (chatgpt_chinese_licensing_*.md)
+_NUMBER = re.compile(
+    r"(?<![\w./#-])(?<![^%],)(-?(?:\d{1,3}(?:,\d{3})+|\d{1,6})(?:\.\d{1,6})?|-?\.\d{1,6})(?![\d,]\d)( ?%)?"
+)
 _CI = re.compile(
     r"^[ ,;]{0,2}[(\[]? ?(?:(?:95|90|99) ?% ?(?:CI|confidence intervals?)(?: ?\(CI\))?[:,]? ?)?"
     r"(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?(?:-|–|—|to|,) ?(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?[)\]]"
@@ -34,12 +38,16 @@ _CI = re.compile(
 _AGGREGATE = re.compile(
     # "AI 챗봇은 ... 최고 85.9%의 정답률" is over several chatbots (dental_exam_chatbots_kollo_ko.md)
     r"\b(?:LLMs|models|algorithms|methods|systems|chatbots)\b(?! (?:of|for|in) )|LLM[은는이가]|모델들|"
-    r"언어 ?모델[은는이가]|챗봇[은는이가들]",
+    r"언어 ?모델[은는이가]|챗봇[은는이가들]|\bmedian\b",
     re.I,
 )
 _COMPARED = re.compile(r"\b(?:than|compared (?:with|to)|relative to)\b", re.I)
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
 _VERSUS = re.compile(r"^[ )\],]{0,60}?\b(?:vs\.?|versus)[ (]{1,3}$", re.I)
+# a contrast: the model named after it is not the one the value before it belongs to (but "AUROC (0.856) and AUPRC
+# (0.331) were the highest for the admission GBT model": icu_admission_mortality_gbt_bmc_abstract.md)
+_CONTRAST = re.compile(r";|\b(?:while|whereas|but|compared|than|vs\.?|versus|unlike)\b|보다|대비|반면")
+_NOBODY = "\0"  # _model_for's answer for a value it knows is not the named model's
 _THE_MODEL = re.compile(r"\b(?:the|our|this) (?:[\w-]{1,20} ){0,2}(?:model|system|algorithm|method|index)\b", re.I)
 
 
@@ -77,8 +85,12 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
             continue
         named_here = model is not None or any(p < start for p, _ in models)
         if not named_here and _AGGREGATE.search(sentence[max(0, start - 80) : start]):
-            continue  # "Machine learning algorithms showed ...", "LLM은 평균 64%": over many models, not one
+            # "Machine learning algorithms showed ...", "LLM은 평균 64%", "Most chatbots demonstrated a median ...,
+            # while ... a median accuracy of 67%" (cardiology_board_exam_chatbots_smw_summary.md): over many models
+            continue
         model = model or _model_for(sentence, numbers, index, models, context)
+        if model is _NOBODY:
+            continue
         claim = _claim(sentence, raw, metric, model, start, ci)
         if re.search(r"\bfrom $", sentence[max(0, start - 6) : start]) or (
             index and re.search(r"\bfrom [\d.]{1,10} ?%? to $", sentence[max(0, start - 24) : start])
@@ -160,9 +172,11 @@ def _model_for(
     start = numbers[index][0]
     previous = numbers[index - 1] if index else None
     if previous and _VERSUS.match(sentence[previous[1] : start]) and models:
-        # "A outperformed B (AUROC 0.817 vs. 0.795)": the second value is B's, the first the sentence subject's
+        # "A outperformed B (AUROC 0.817 vs. 0.795)": the second value is B's, the first the sentence subject's;
+        # with B not recognised as a model the value is nobody's the reader knows (icu_mortality_gradient_*.md)
         named = [n for p, n in models if p < previous[0]]
-        return named[-1] if named else None
+        first = named[-2] if len(named) >= 2 else _subject_of(sentence, context)
+        return named[-1] if named and not (first and words(first) == words(named[-1])) else _NOBODY
     nxt = numbers[index + 1] if index + 1 < len(numbers) else None
     if nxt and _VERSUS.match(sentence[numbers[index][1] : nxt[0]]) and len(models) >= 1:
         named = [n for p, n in models if p < start]
@@ -185,8 +199,12 @@ def _model_for(
         prior = [(p, n) for p, n in prior if p < comparison.start()]
     if prior:
         return prior[-1][1]
-    after = [n for p, n in models if p > start]
-    return _subject_of(sentence, context) or (after[0] if len(after) == 1 else None)
+    after = [(p, n) for p, n in models if p > start]
+    if after and _CONTRAST.search(sentence[numbers[index][1] : after[0][0]]):
+        # "X reached 61.2% accuracy, while GPT-4 reached 72.4%": the value is not the later clause's model's but
+        # "the model"'s, or a name the reader missed
+        return _subject_of(sentence, context) if _THE_MODEL.search(sentence) else _NOBODY
+    return _subject_of(sentence, context) or (after[0][1] if len(after) == 1 else None)
 
 
 def _subject_of(sentence: str, context: Context) -> str | None:

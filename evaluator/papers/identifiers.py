@@ -192,11 +192,6 @@ def find_identifiers(text: str, matter: FrontMatter, model_ids: list[str]) -> Id
     )
 
 
-def hf_repo_urls(text: str) -> list[str]:
-    """Hugging Face model repo ids that appear as huggingface.co / hf.co URLs."""
-    return _unique([repo for kind, repo in _hf_links(text) if kind is None])
-
-
 def _hf_links(text: str) -> list[tuple[str | None, str]]:
     """(kind: None for a model, "datasets/" or "spaces/"; org/name) of each Hugging Face URL, site pages
     such as huggingface.co/docs left out. The substring test first spares a regex pass over most texts."""

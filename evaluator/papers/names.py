@@ -75,7 +75,7 @@ METRIC_WORDS = (
     ("auroc", r"AUROC|AUC-ROC|ROC[- ]AUC|area under the (?:receiver[- ]operating[- ]characteristics?|ROC) curves?"),
     ("auprc", r"AUPRC|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curves?"),
     ("auc", r"AUC|area under the curve"),
-    ("accuracy", r"accuracy|acc\.?|정답률|정확도"),
+    ("accuracy", r"accuracy|acc\.?|acc-%|정답률|정확도"),  # "Test Set (Acc-%)" (medmcqa_paperswithcode_*.md)
     ("f1", r"F1(?:[- ]score)?|macro[- ]F1"),
     ("sensitivity", r"sensitivity|민감도"),
     ("specificity", r"specificity|특이도"),
@@ -137,6 +137,8 @@ _CANDIDATE = re.compile(
     r"|" + _TOKEN + r"(?: " + _VERSION + r"){1,3}(?![\w-]|\.\w)"  # word + versions/sizes/tiers
     r"|" + _TOKEN + r")"
 )
+# a Korean transliteration glued to a Latin model word: "챗GPT" (ChatGPT), "펍메드GPT" (PubMedGPT)
+_HANGUL_LED = re.compile(r"(?<![\w-])([가-힣]{1,8}([A-Z][A-Za-z0-9]{1,20}(?:-[A-Za-z0-9.]{1,10})?))(?![A-Za-z0-9])")
 _NOT_MODELS = re.compile(
     r"^(?:COVID-19|SARS-CoV-2|H\d|Top-\d|Step\d|Table|Figure|Fig|Phase|Type|Version|Section|Appendix|Part|"
     r"Apache-[\d.]+|CC-BY[\w.-]*|GPL-[\d.]+|GitHub|HuggingFace|OpenAI|DeepMind|PubMed|PyTorch|TensorFlow|LaTeX|"
@@ -216,6 +218,9 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
             take(match, full)
     for match in _METHODS.finditer(text):
         take(match, _METHOD_NAMES.get(match.group(1).lower(), match.group(1)))
+    for match in _HANGUL_LED.finditer(text):  # "챗GPT는", "펍메드GPT는" (chatgpt_usmle_zdnet_ko.md)
+        if is_model_name(match.group(2)):
+            take(match, match.group(1))
     for match in _CANDIDATE.finditer(text):
         # "three LLMs-GPT-4o, Claude 3.5 Sonnet" (kmle_three_llms_abstract.md): the name after the dash
         name = re.sub(r"^(?:LLMs?|models?)-", "", match.group(1).rstrip(".-+"), flags=re.I)

@@ -8,7 +8,9 @@ than a model's result, it is left out. Each class is justified by corpus files (
 - thresholds, pass marks and bounds: "over 85%", "< 96.4%", "passing threshold of 60% accuracy"
   (chatgpt_usmle_plos_digital_health_abstract.md), "95% 기준", "50%대" (snuh_po_aki_hinews_ko.md,
   dental_exam_chatbots_kollo_ko.md);
-- ranges: "0.84-0.92", "76~79%" (snuh_po_aki_hinews_ko.md), "80-90%" (usmle_llm_systematic_review_*);
+- ranges: "0.84-0.92", "76~79%" (snuh_po_aki_hinews_ko.md), "80-90%" (usmle_llm_systematic_review_*), both ends of
+  "60–64%", "IQR 91–99%", "range from 78% to 100%" (gpt4o_anatomy_*.md, cardiology_board_exam_chatbots_*.md);
+- gains and differences: "by 5.3 points", "an improvement of 4.2%", "5.3 points higher", "(+2%)";
 - a prior paper's or a baseline's value cited in passing: "an increase from an initial AUROC of 0.821, which was
   the best reported in the literature" (mv_mortality_catboost_medrxiv_abstract.md), "a 36.7% baseline in 2020"
   (medqa_aiwiki_overview.md);
@@ -37,19 +39,36 @@ _UNIT_AFTER = re.compile(
     r"shots?\b|bits?\b|fold\b|way\b|options?\b|epochs?\b|layers?\b|USD|dollars|달러|원\b|점대|대(?=[에로의를는가]|$))",
     re.I,
 )
+# a pass mark named a little before the value in Korean: "통과 기준치는 평균 60점" (chatgpt_usmle_zdnet_ko.md)
+_KO_BOUND_BEFORE = re.compile(r"(?:합격선|커트라인|과락|기준치?|목표)[은는이가인의]? ?(?:평균 ?)?$")
 _NOT_BEFORE = re.compile(
     r"(?:\bn ?=|\bN ?=|\bp ?[<=>]|#|\bversion|\bv|\bR2|\bR²|\btop-|\bStep|\b(?:over|more than|less than|at least|"
-    r"at most|above|below|under|by|by over|by up to|exceeding|pass mark of|minimum of|"
+    # "achieved the minimum pass rate of 73%" (cardiology_board_exam_chatbots_smw_summary.md); but "a pass rate of
+    # 72.3%" is a model's own result (medpalm2_pilot_press.md)
+    r"at most|above|below|under|by|by over|by up to|exceeding|pass(?:ing)? (?:mark|score|threshold) of|minimum of|"
+    r"minimum pass(?:ing)? rate of|"
     # "a cut-off value of 85% carries a sensitivity of 62.4%" (hpi_discrimination_calibration_cardiac_abstract.md)
     r"(?:threshold|cut-?off)(?: value| point| level)?(?: of| at| =)?|"
-    r"target|goal)|[<>≤≥~$€£₩]|\br ?=|합격선|과락|기준|목표)[ :(]{0,3}$",
+    # a gain or a difference, not a score: "an improvement of 4.2%", "outperformed ... by 5.3 points", "(+2%)"
+    r"target|goal|(?:improvement|gain|increase|decrease|drop|difference|margin|boost|reduction)s? of)|"
+    r"[<>≤≥~$€£₩+]|\br ?=|합격선|과락|기준치?|목표|최대|최소)[ :(]{0,3}$",
     re.I,
 )
-# a bound, a threshold or a baseline written after the value: "95% 기준", "90% 이상", "36.7% baseline"
-_BOUND_AFTER = re.compile(r"^ ?(?:기준|이상|이하|미만|초과|baseline\b|threshold\b|cut-?off\b)", re.I)
-_RANGE = re.compile(r"rang(?:ing|ed|e) (?:from )?$|between $", re.I)
+# a bound, a threshold or a baseline written after the value: "95% 기준", "90% 이상", "36.7% baseline"; a
+# difference: "5.3 points higher", "12% more", "a 4% gain"
+_BOUND_AFTER = re.compile(
+    r"^ ?(?:기준|이상|이하|미만|초과|baseline\b|threshold\b|cut-?off\b|(?:percentage )?(?:points?|pp|pts)?\.? ?"
+    r"(?:higher|lower|more|less|better|worse|ahead|behind|improvement|gain|increase|decrease|drop)\b)",
+    re.I,
+)
+# both ends of a range: "range from 78% to 100%", "between 0.7 and 0.8", "60–64%", "IQR 91–99%"
+# (cardiology_board_exam_chatbots_smw_summary.md, gpt4o_anatomy_german_exam_mdpi_abstract.md)
+_RANGE = re.compile(
+    r"(?:rang(?:ing|ed|e) (?:from )?|between )(?:-?[\d.]{1,10} ?%? ?(?:to|and|-|–|—) ?)?$|\d ?%? ?[–—~～] ?$", re.I
+)
 _PEOPLE = re.compile(
-    r"(?:physicians?|doctors?|clinicians?|humans?|experts?|residents|students|examinees|test[- ]takers|"
+    r"(?:physicians?|doctors?|clinicians?|humans?|experts?|residents|students|examinees|test[- ]takers|fellows|"
+    r"participants|trainees|"
     r"의사|전문의|의료진|응시자|수험생)",
     re.I,
 )
@@ -91,7 +110,7 @@ _CARRIES_AFTER = re.compile(
 )
 # a score written in points: "ChatGPT-4는 221점, Claude3-Opus는 235.5점" (dental_exam_chatbots_kollo_ko.md)
 # but not a gain: "5점 높은", "3점 차이"
-_POINTS = re.compile(r"^점(?!대| ?(?:높|낮|차이|상승|하락|향상|더|이상|이하))")
+_POINTS = re.compile(r"^점(?!대| ?(?:높|낮|차이|상승|하락|향상|더|이상|이하|초과|미만|만점|척도))")
 _OPERATING_AFTER = re.compile(r"^ ?(?:sensitivity|specificity|recall|precision|PPV|NPV|FPR)\b", re.I)
 
 
@@ -105,7 +124,7 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True
     if _PRIOR_BEFORE.search(before) or _PRIOR_AFTER.match(sentence[end : end + 90]):
         return True
-    if _CARRIES_AFTER.match(after):
+    if _CARRIES_AFTER.match(after) or _KO_BOUND_BEFORE.search(before):
         return True
     if (_OPERATING_AFTER.match(after) and re.search(r"\bat $", before)) or _OPERATING_BEFORE.search(before[-28:]):
         return True
@@ -115,7 +134,11 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True  # "Table 2", "Fig. 3", a citation "[1]" (medqa_aiwiki_overview.md)
     if re.match(r"^ ?(?:-|–|~|～)\d", after):  # a range "0.84-0.92", "76~79%"
         return True
-    if re.match(r"^[ %]{0,2}(?:CI|confidence)", after):  # the level of a confidence interval
+    if re.match(r"^-[a-z]{3,}", after):  # a count in a compound: "a 100-iteration bootstrap" (apricot_m_*.md)
+        return True
+    if re.match(r"^[A-Z][a-z]", after):  # text run together: "Med-PaLM 285.4Towards" (medqa_usmle_hyperai_*.md)
+        return True
+    if re.match(r"^[ %]{0,2}(?:CI|confidence)", after, re.I):  # the level of a confidence interval
         return True
     if re.match(r"^[:\-/]\d", after) or re.search(r"\d[:\-/]$", before):  # a time or a date: 18:17:01, 2025-03-21
         return True

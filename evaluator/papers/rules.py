@@ -237,15 +237,32 @@ def _unique(names: list[str]) -> list[str]:
 
 
 def _unique_claims(claims: list[ExtractedClaim]) -> list[ExtractedClaim]:
-    """One claim per model, metric, value and setting: a headline often restates a table cell."""
+    """One claim per model, metric, value and setting: a headline often restates a table cell, and a summary table
+    restates the cells above it without their metric (multi_llm_ensemble_final_results.md): a claim with no metric
+    or dataset of its own is the same as an earlier one of the same model and value that agrees where it says."""
     seen: set[tuple[object, ...]] = set()
-    out = []
+    out: list[ExtractedClaim] = []
     for claim in claims:
         key = (words(claim.model), claim.dataset, claim.metric, claim.value, claim.task_variant, claim.setting)
-        if key not in seen:
+        if key not in seen and not any(_restates(claim, earlier) for earlier in out):
             seen.add(key)
             out.append(claim)
     return out
+
+
+def _restates(claim: ExtractedClaim, earlier: ExtractedClaim) -> bool:
+    """Whether `claim`, without a metric, is `earlier` again, written elsewhere: the same value of the same model
+    ("LLaMA-2" is "LLaMA-2 (Purdue)"), on the same or an unnamed dataset, in the same or an unnamed setting."""
+    mine, theirs = words(claim.model), words(earlier.model)
+    if claim.metric is not None or claim.value is None or claim.value != earlier.value or not (mine and theirs):
+        return False
+    if claim.evidence.split("\n", 1)[0] == earlier.evidence.split("\n", 1)[0]:
+        return False  # two cells of one table (its header line starts their evidence) are two results
+    settings_differ = None not in (claim.setting, earlier.setting) and claim.setting != earlier.setting
+    if not (mine <= theirs or theirs <= mine) or settings_differ:
+        return False
+    here, there = (claim.dataset or "").lower(), (earlier.dataset or "").lower()
+    return not here or not there or here in there or there in here
 
 
 def _completed(claim: ExtractedClaim, subjects: list[str], ioh: str | None, only: str | None) -> ExtractedClaim:

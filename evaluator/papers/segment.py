@@ -23,10 +23,14 @@ MAX_SENTENCE = 1500
 _HTML_TABLE = re.compile(r"<table\b.{0,200000}?</table>", re.I | re.S)
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)[ \t]{0,4}([\w+-]{0,20})")
 _LINK = re.compile(r"!?\[([^\]\n]{0,300})\]\((https?://[^)\s]{1,300}|[^)\s]{0,300})\)")
-_MARKUP = re.compile(r"<[^<>\n]{1,300}>|\*{1,3}|`{1,3}|(?<![A-Za-z0-9])_{1,3}|_{1,3}(?![A-Za-z0-9])")
-# a sentence ends at . ! ? (or 。) followed by space and something that can open a sentence; "e.g." and
-# "vs." and decimals do not end one
-_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bvs)(?<!\bi\.e)(?<!\b[A-Z])(?<!\bal)([.!?。])\s+(?=[^a-z\s])")
+# a tag opens with a letter or "/": "(P<0.05).The ... (P>0.05)" is not one (chatgpt_chinese_licensing_*.md)
+_MARKUP = re.compile(r"</?[A-Za-z][^<>\n]{0,300}>|\*{1,3}|`{1,3}|(?<![A-Za-z0-9])_{1,3}|_{1,3}(?![A-Za-z0-9])")
+# a sentence ends at . ! ? (or 。) followed by space and something that can open a sentence; "e.g." and "vs." and
+# decimals do not end one; a period glued to the next sentence after a word or a value does ("was 70.3%.The
+# answer": chatgpt_chinese_licensing_simulated_exam_abstract.md, typeset without spaces)
+_SENTENCE_END = re.compile(
+    r"(?<!\be\.g)(?<!\bvs)(?<!\bi\.e)(?<!\b[A-Z])(?<!\bal)([.!?。])(?:\s+(?=[^a-z\s])|(?<=[a-z%)]\.)(?=[A-Z][a-z]))"
+)
 _PARAGRAPH = re.compile(
     r"\n[ \t]*\n|\n(?=[ \t]{0,8}(?:[-*+\u2022\u25b2]|\d{1,2}[.)]|#{1,6}) )|\n(?=[A-Z][A-Za-z ]{2,30}:)"
 )

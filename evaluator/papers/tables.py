@@ -18,7 +18,7 @@ from evaluator.papers.claims import Context, canonical_dataset
 from evaluator.papers.names import benchmark_of, benchmarks_in, is_model_name, metric_of, models_in
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.segment import Table
-from evaluator.papers.vocabulary import has_percent_hint, read_value, settings_of, subset_of
+from evaluator.papers.vocabulary import canonical_metric, has_percent_hint, read_value, settings_of, subset_of
 
 _SKIP_COLUMNS = re.compile(
     r"^(?:#|n|params?|parameters|size|model size|#? ?params?.{0,12}|year|date|release.{0,6}|licen[sc]e|tokens?|"
@@ -26,8 +26,12 @@ _SKIP_COLUMNS = re.compile(
     r"status|target|duration|phase|aspect|vram.{0,8}|training time)$",
     re.I,
 )
+# a first column of reference answers or opponents: "| Ref. response | Win rate |" rows GPT-4, Claude-2 are what the
+# model named above the table was compared against, not models with those values (medical_llama2_gpt4_judge_*.md)
+_REFERENCE_CORNER = re.compile(r"^(?:ref(?:erence)?\b|vs\.?$|versus|against|opponents?|compared (?:to|with))", re.I)
 _HUMAN_ROW = re.compile(r"^(?:human|physician|doctor|expert|clinician|random|chance|baseline \(human)", re.I)
-_CELL_BOUND = re.compile(r"^[<>≤≥~≈]|target|goal|tba|n/?a$", re.I)
+# a cell opening with a bound ("< 96.4%", "~60%") or a word ("TBA", "n/a") is no number already (_cell_number)
+_CELL_BOUND = re.compile(r"target|goal", re.I)
 
 
 _MODEL_HEADER = re.compile(r"^(?:models?|methods?|systems?|model names?|llms?|모델)$", re.I)
@@ -70,31 +74,50 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     if long is not None:
         return long
     corner = table.header[0]
+    if _REFERENCE_CORNER.match(corner.strip()):
+        return []
     columns = table.header[1:]
     rows = [row for row in table.rows if row and any(_cell_number(c) for c in row[1:])]
-    models_in_header = sum(map(_looks_like_model, columns)) > max(1, sum(_looks_like_model(r[0]) for r in rows))
+    metric_at = _metric_column(columns)
+    models_in_header = metric_at is not None or (
+        sum(map(_looks_like_model, columns)) > max(1, sum(_looks_like_model(r[0]) for r in rows))
+    )
     # a first column headed "Model" or "Method" names models, whatever their shape ("Med-Alpaca", "Chat-Doctor")
     model_column = not models_in_header and bool(_MODEL_HEADER.match(corner.strip()))
     by_metric_rows = corner.strip().lower() in ("metric", "metrics", "measure")
     # a table of benchmark columns written on a 0-100 scale: its average column is on that scale too
     percent_table = any(benchmark_of(c) for c in columns) and any(_above_one(c) for r in rows for c in r[1:])
     claims = []
+    above = ""
     for row, line in zip(table.rows, table.lines[1:], strict=False):
+        above = row[0] if row and row[0].strip() else above  # a blank first cell continues the row above
         if row not in rows or (not models_in_header and _HUMAN_ROW.match(row[0])):
             continue
+        written = row[1 + metric_at] if metric_at is not None and metric_at + 1 < len(row) else None
+        metric = canonical_metric(written) if written else None
         for column, cell in zip(columns, row[1:], strict=False):
             if models_in_header:
-                model, label = column, row[0]
+                model, label = column, above
             elif by_metric_rows or not (model_column or _looks_like_model(row[0])):
                 if len(context.subjects) != 1:
                     continue  # a row of results without a model: only a single-model card says whose
                 model, label = context.subjects[0], row[0] + " " + column
             else:
                 model, label = row[0], column
-            claim = _cell_claim(table, corner, label, model, cell, f"{table.lines[0]}\n{line}", percent_table)
+            claim = _cell_claim(table, corner, label, model, cell, f"{table.lines[0]}\n{line}", percent_table, metric)
             if claim is not None:
                 claims.append(claim)
     return claims
+
+
+def _metric_column(columns: list[str]) -> int | None:
+    """ "| Model | Metric | RadFM |" over rows "| VQA-RAD | BLEU | 0.535 |", "| | F1 | 0.548 |": a metric column
+    names each row's metric, the first column what is measured, the model-like columns whose values they are
+    (multimedeval_results_readme.md). Its index among the columns, when there are model-like columns beside it."""
+    named = [c.strip().lower() for c in columns]
+    if "metric" not in named or not any(map(_looks_like_model, columns)):
+        return None
+    return named.index("metric")
 
 
 def _looks_like_model(label: str) -> bool:
@@ -127,18 +150,26 @@ def _above_one(cell: str) -> bool:
 
 
 def _cell_claim(
-    table: Table, corner: str, label: str, model: str, cell: str, evidence: str, percent_table: bool
+    table: Table,
+    corner: str,
+    label: str,
+    model: str,
+    cell: str,
+    evidence: str,
+    percent_table: bool,
+    metric: str | None = None,
 ) -> ExtractedClaim | None:
     raw = _cell_number(cell)
     if raw is None or _SKIP_COLUMNS.match(label.strip()) or not model.strip():
         return None
-    metric = metric_of(label) or metric_of(corner) or metric_of(table.caption)
+    metric = metric or metric_of(label) or metric_of(corner) or metric_of(table.caption)
     dataset = canonical_dataset(benchmark_of(label) or benchmark_of(corner) or benchmark_of(table.caption))
     percent = percent_table or any(map(has_percent_hint, (corner, table.caption, label)))
     reading = read_value(raw, metric=metric or ("accuracy" if dataset else None), percent_hint=percent)
     if reading is None or reading.value is None:
         return None
-    model = re.sub(r"\s?[(\[](?:ours|proposed)[)\]]|†", "", model, flags=re.I).strip()
+    # a mark or a citation is not part of the name: "PubmedBERT(Gu et al., 2022)" (medmcqa_paperswithcode_*.md)
+    model = re.sub(r"\s?[(\[](?:ours|proposed|[^()\[\]]{1,40} et al\.?,? ?\d{4})[)\]]|†", "", model, flags=re.I).strip()
     return ExtractedClaim(
         model=model,
         dataset=dataset,
