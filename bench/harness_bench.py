@@ -5,10 +5,12 @@ their own run keys in one process: the first also pays the one-time imports, the
 
 Then, when the llama.cpp engine is installed (`make engine`), a run against it (bench/engine_run.py): the harness's
 wall time on a few demo items against the engine's own throughput measured alone (tokens/s x the tokens the run
-needed); target <= 1.2 x.
+needed); target <= 1.2 x. Its rounds alternate the engine alone and the harness, and each prints the engine's own
+account of the work (its log) and the harness's phases (evaluator/timing.py) beside the ratio.
 
     .venv/bin/python bench/harness_bench.py [--items 1045] [--latency 0.1] [--concurrency 32]
-        [--engine-items 8] [--engine-max-tokens 32] [--engine-concurrency 4] [--no-engine]
+        [--engine-items 8] [--engine-max-tokens 32] [--engine-concurrency 4] [--engine-rounds 2]
+        [--engine-nice 10] [--no-engine | --engine-only]
 
 The items are synthetic (bench data, written to a temp folder, never stored as a result anywhere else).
 """
@@ -86,6 +88,10 @@ def main() -> None:
     parser.add_argument("--engine-items", type=int, default=8)
     parser.add_argument("--engine-max-tokens", type=int, default=32)
     parser.add_argument("--engine-concurrency", type=int, default=4)
+    parser.add_argument("--engine-rounds", type=int, default=2, help="Alternating engine-alone and harness passes.")
+    parser.add_argument(
+        "--engine-nice", type=int, default=10, help="The engine's CPU priority (yield on shared cores)."
+    )
     parser.add_argument("--no-engine", action="store_true", help="Skip the run against the llama.cpp engine.")
     parser.add_argument("--engine-only", action="store_true", help="Only the run against the llama.cpp engine.")
     args = parser.parse_args()
@@ -94,7 +100,9 @@ def main() -> None:
     if not args.no_engine:
         from engine_run import engine_runs
 
-        engine_runs(args.engine_items, args.engine_max_tokens, args.engine_concurrency)
+        engine_runs(
+            args.engine_items, args.engine_max_tokens, args.engine_concurrency, args.engine_rounds, args.engine_nice
+        )
 
 
 def fixed_latency_runs(args: argparse.Namespace) -> None:

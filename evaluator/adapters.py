@@ -19,6 +19,8 @@ from typing import Any
 
 import orjson
 
+from evaluator.timing import Attempt, Timings
+
 DEFAULT_CONCURRENCY = 16
 DEFAULT_TIMEOUT_SECONDS = 120.0
 DEFAULT_MAX_RETRIES = 5
@@ -85,10 +87,17 @@ class ChatEndpoint:
     aiohttp rather than the `openai` package or httpx: on 1,045 loopback requests at 100 ms latency and
     concurrency 32 (bench/harness_bench.py), the openai package spent ~4 ms of CPU per request on parameter
     and model transformation, and an httpx client ~0.75 ms in its connection pool; aiohttp came within 8%
-    of the ideal wall time.
+    of the ideal wall time. Every attempt and every connection opened is recorded in `timings`.
     """
 
-    def __init__(self, config: EndpointConfig, *, max_tokens: int | None, temperature: float = 0.0) -> None:
+    def __init__(
+        self,
+        config: EndpointConfig,
+        *,
+        max_tokens: int | None,
+        temperature: float = 0.0,
+        timings: Timings | None = None,
+    ) -> None:
         api_key = os.environ.get(config.api_key_env, "") if config.api_key_env else ""
         self.headers = {"content-type": "application/json"}
         if api_key:
@@ -99,17 +108,25 @@ class ChatEndpoint:
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.semaphore = asyncio.Semaphore(config.concurrency)
+        self.timings = timings if timings is not None else Timings()
+        self.timings.concurrency = config.concurrency
 
     def client(self) -> Any:
         import aiohttp  # imported when used: only evaluations against an endpoint need it
 
         if self.session is None:
+            tracing = aiohttp.TraceConfig()
+            tracing.on_connection_create_end.append(self.count_connection)
             self.session = aiohttp.ClientSession(
                 headers=self.headers,
                 timeout=aiohttp.ClientTimeout(total=self.config.timeout_seconds),
                 connector=aiohttp.TCPConnector(limit=self.config.concurrency),
+                trace_configs=[tracing],
             )
         return self.session
+
+    async def count_connection(self, *_: object) -> None:
+        self.timings.connections += 1
 
     def body(self, messages: list[dict[str, str]]) -> bytes:
         payload: dict[str, Any] = {"model": self.config.model_id, "messages": messages, "temperature": self.temperature}
@@ -117,9 +134,15 @@ class ChatEndpoint:
             payload["max_tokens"] = self.max_tokens
         return orjson.dumps(payload)
 
-    async def post(self, body: bytes) -> tuple[int, Mapping[str, str], bytes]:
-        async with self.client().post(self.url, data=body) as response:
-            return response.status, response.headers, await response.read()
+    async def post(self, body: bytes, attempt: int) -> tuple[int, Mapping[str, str], bytes]:
+        sent = time.perf_counter()
+        first_byte, status = None, None
+        try:
+            async with self.client().post(self.url, data=body) as response:
+                first_byte, status = time.perf_counter(), response.status
+                return response.status, response.headers, await response.read()
+        finally:
+            self.timings.record(Attempt(sent, first_byte, time.perf_counter(), status, attempt))
 
     async def complete(self, messages: list[dict[str, str]]) -> ItemOutput:
         import aiohttp
@@ -130,7 +153,7 @@ class ChatEndpoint:
                 started = time.perf_counter()
                 final = attempt == self.config.max_retries
                 try:
-                    status, headers, content = await self.post(body)
+                    status, headers, content = await self.post(body, attempt)
                 except (TimeoutError, aiohttp.ClientError) as error:
                     if final:
                         raise AdapterError(

@@ -93,8 +93,19 @@ def missing_reason() -> str:
 class Engine:
     """`python -m llama_cpp.server` serving the GGUF on 127.0.0.1:`port` until stopped or killed."""
 
-    def __init__(self, found: Installed, log: Path, *, port: int | None = None, n_ctx: int = 2048) -> None:
-        self.found, self.log, self.n_ctx = found, log, n_ctx
+    def __init__(
+        self,
+        found: Installed,
+        log: Path,
+        *,
+        port: int | None = None,
+        n_ctx: int = 2048,
+        verbose: bool = False,
+        nice: int = 0,
+    ) -> None:
+        """`verbose`: the engine logs each request's prompt-cache hit and timings (llama.cpp's perf lines);
+        `nice`: its CPU priority (a benchmark on a shared machine yields to the other work)."""
+        self.found, self.log, self.n_ctx, self.verbose, self.nice = found, log, n_ctx, verbose, nice
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}/v1"
         self.process: subprocess.Popen[bytes] | None = None
@@ -102,9 +113,11 @@ class Engine:
     def command(self) -> list[str]:
         threads = str(min(2, os.cpu_count() or 1))
         return [
+            *(["nice", "-n", str(self.nice)] if self.nice else []),
             *[str(self.found.python), "-c", LAUNCH, "--model", str(self.found.gguf)],
             *["--model_alias", MODEL_ID, "--host", "127.0.0.1", "--port", str(self.port)],
-            *["--n_ctx", str(self.n_ctx), "--n_threads", threads, "--n_threads_batch", threads, "--verbose", "False"],
+            *["--n_ctx", str(self.n_ctx), "--n_threads", threads, "--n_threads_batch", threads],
+            *["--verbose", str(self.verbose)],
         ]
 
     def start(self) -> Engine:

@@ -16,6 +16,7 @@ from evaluator.adapters import ChatEndpoint, ItemOutput, run_command
 from evaluator.kinds import DataProblem, Source, TaskKind
 from evaluator.predictions import write_predictions
 from evaluator.specs import TaskSpec
+from evaluator.timing import Timings
 from evaluator.version import HARNESS_VERSION
 from store import runs as run_store
 from store.models import Model
@@ -54,14 +55,24 @@ async def command_outputs(
 
 
 async def chat_outputs(
-    registry: Registry, plan: Plan, kind: TaskKind, source: Source, spec: TaskSpec, key: str, progress: runner.Progress
+    registry: Registry,
+    plan: Plan,
+    kind: TaskKind,
+    source: Source,
+    spec: TaskSpec,
+    key: str,
+    progress: runner.Progress,
+    timings: Timings,
 ) -> Outputs:
     """Ask the chat endpoint every instance not yet cached (completed items are saved in batches as they come)."""
     assert plan.endpoint is not None
     prompts = kind.chat_prompts(source)
     generation = (spec.model_extra or {}).get("generation", {})
     endpoint = ChatEndpoint(
-        plan.endpoint, max_tokens=generation.get("max_tokens"), temperature=float(generation.get("temperature", 0))
+        plan.endpoint,
+        max_tokens=generation.get("max_tokens"),
+        temperature=float(generation.get("temperature", 0)),
+        timings=timings,
     )
     counter = {"calls": 0}
 
@@ -72,22 +83,35 @@ async def chat_outputs(
     try:
         async with ItemSaver(registry, key) as saver:
             outputs = await runner.answer_each(prompts, ask, cached(registry, key), saver.save, progress)
+            timings.lap("requests")
     finally:
         await endpoint.close()
+    timings.lap("item cache and close")
     return outputs, counter["calls"]
 
 
 async def compute(
-    registry: Registry, plan: Plan, kind: TaskKind, source: Source, spec: TaskSpec, key: str, progress: runner.Progress
+    registry: Registry,
+    plan: Plan,
+    kind: TaskKind,
+    source: Source,
+    spec: TaskSpec,
+    key: str,
+    progress: runner.Progress,
+    timings: Timings,
 ) -> tuple[runner.Computation, int]:
     """The model's outputs (cached items are not asked again), scored by the kind; and the count of new calls."""
     if plan.adapter == "python":
         outputs, calls = await off_loop(kind.baseline_outputs, plan.model.slug, source, spec, key), 0
+        timings.lap("model outputs")
     elif plan.adapter == "command":
         outputs, calls = await command_outputs(registry, plan, kind, source, spec, key)
+        timings.lap("model outputs")
     else:
-        outputs, calls = await chat_outputs(registry, plan, kind, source, spec, key, progress)
-    return await off_loop(kind.score, source, outputs, spec, key), calls
+        outputs, calls = await chat_outputs(registry, plan, kind, source, spec, key, progress, timings)
+    computation = await off_loop(kind.score, source, outputs, spec, key)
+    timings.lap("parse, score, bootstrap CIs")
+    return computation, calls
 
 
 class PredictionsNotWritten(Exception):

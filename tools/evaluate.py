@@ -22,6 +22,7 @@ from evaluator.runkey import run_id as run_id_of
 from evaluator.runkey import run_key as run_key_of
 from evaluator.runkey import run_key_inputs
 from evaluator.specs import TaskSpec
+from evaluator.timing import Timings
 from store import results as result_store
 from store import runs as run_store
 from store.tasks import Task
@@ -101,14 +102,22 @@ async def run_key_for(request: EvalRequest, plan: Plan, task: Task, source: Sour
 
 
 async def evaluate(
-    registry: Registry, request: EvalRequest, progress: runner.Progress = runner.no_progress
+    registry: Registry,
+    request: EvalRequest,
+    progress: runner.Progress = runner.no_progress,
+    timings: Timings | None = None,
 ) -> EvalOutcome:
-    """Evaluate `request.model` on `request.task` unless that exact computation exists or is running."""
+    """Evaluate `request.model` on `request.task` unless that exact computation exists or is running; the time
+    of each phase goes to `timings` when given."""
+    clock = timings if timings is not None else Timings()
+    clock.restart()
     task = resolve_task(registry.store, request.task)
     spec = spec_of(task)
     kind = registry.kind(spec.kind)
     plan = await plan_model(registry, request, task)
+    clock.lap("start-up")
     source = await open_source(kind, request, spec, registry)
+    clock.lap("data load")
     inputs, key = await run_key_for(request, plan, task, source)
     found = existing_outcome(registry, key)
     if found is not None:
@@ -117,6 +126,7 @@ async def evaluate(
     if refusal is not None:
         return existing_outcome(registry, key) or refusal
     run_id = run_id_of(key)
+    clock.lap("run key and claim")
     try:
         async with Heartbeat(registry, key) as beat:
 
@@ -124,12 +134,14 @@ async def evaluate(
                 beat.update(done, total)
                 progress(done, total)
 
-            computation, calls = await compute(registry, plan, kind, source, spec, key, report)
+            computation, calls = await compute(registry, plan, kind, source, spec, key, report, clock)
             path = registry.predictions_path(f"{run_id}/{FILE_NAME}")
             sha256 = await write_predictions_file(path, kind, computation.columns)
+            clock.lap("predictions write")
             bundle = bundle_for(plan, spec, inputs, key, computation, sha256, request.publish)
             stored = await store_result(registry, bundle, path)
         await run_store.finish_run(registry.store, key, owner_id(), "done")
+        clock.lap("store commit")
     except (AdapterError, PredictionsNotWritten) as error:
         await run_store.finish_run(registry.store, key, owner_id(), "failed", str(error))
         return EvalOutcome("failed", run_id, key, f"run {run_id} stopped: {error}; rerun with --resume to finish it")
@@ -138,4 +150,6 @@ async def evaluate(
         raise
     result = result_store.get_result(registry.store, stored.run_id)
     assert result is not None
-    return EvalOutcome("computed", stored.run_id, key, f"computed {stored.run_id}", detail(registry, result), calls)
+    outcome = EvalOutcome("computed", stored.run_id, key, f"computed {stored.run_id}", detail(registry, result), calls)
+    clock.lap("result read")
+    return outcome
