@@ -14,7 +14,9 @@ process's one-time imports) therefore ask an item outside the measured set, and 
 another pass over the same items, so its first item shares only the system prompt with what the engine holds.
 (Until 2026-12-01 the warm-ups asked the first measured item: the engine-alone pass then began with that whole
 prompt cached and reported its tokens as served, a reference faster than the work the harness had to do.)
-Alone and harness passes alternate for `rounds` rounds, so load that drifts on a shared machine falls on both.
+Alone and harness passes alternate: alone, then (harness, alone) x `rounds`; each harness pass is compared with
+the engine's throughput over the two alone passes around it, so load that drifts on a shared machine falls on both
+sides; the ratio printed last is the median over the rounds.
 
 Beside the ratio: the engine's own account of each pass from its log (prompt tokens it evaluated, prefix-cache
 hits, tokens generated, seconds inside its generate calls), and the harness's phases (evaluator/timing.py). The
@@ -32,6 +34,7 @@ import re
 import statistics
 import tempfile
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,10 +136,10 @@ async def harness(
     return wall, int(tokens["prompt"]) + int(tokens["completion"]), outcome.outcome
 
 
-async def measured(engine: Engine, work: object) -> Pass:
-    """Run `work` (a coroutine returning (wall, tokens, ...)) and read the engine's log for the same span."""
+async def measured(engine: Engine, work: Awaitable[tuple[float, int] | tuple[float, int, str]]) -> Pass:
+    """Run `work` (returning wall seconds and tokens first) and read the engine's log for the same span."""
     offset, cpu = engine.log.stat().st_size, time.process_time()
-    result = await work  # type: ignore[misc]
+    result = await work
     text = engine.log.read_bytes()[offset:].decode(errors="replace")
     return Pass(result[0], result[1], time.process_time() - cpu, EngineWork.of(text))
 
@@ -150,69 +153,83 @@ class Settings:
     nice: int
 
 
-async def rounds_of(settings: Settings, folder: Path) -> tuple[list[tuple[Pass, Pass]], list[Timings]]:
+async def passes(settings: Settings, folder: Path) -> tuple[list[Pass], list[Pass], list[Timings]]:
+    """Engine alone, then (harness, engine alone) x rounds: every harness pass sits between two alone passes."""
     found = installed()
     assert found is not None
     registry, data, spare, messages = await prepared(folder, settings.items, settings.max_tokens)
-    pairs: list[tuple[Pass, Pass]] = []
+    alone: list[Pass] = []
+    runs: list[Pass] = []
     timings: list[Timings] = []
+
+    def alone_pass(engine: Engine) -> Awaitable[Pass]:
+        work = asyncio.to_thread(engine_alone, engine.url, messages[: settings.items], settings.max_tokens)
+        return measured(engine, work)
+
     try:
         with Engine(found, folder / "engine.log", verbose=True, nice=settings.nice) as engine:
             await asyncio.to_thread(engine_alone, engine.url, messages[settings.items :], settings.max_tokens)
             await harness(registry, spare, engine.url, settings.concurrency, "bench/warm-up", Timings())
             # the engine now holds the spare item; each measured pass leaves the last measured item behind
+            alone.append(await alone_pass(engine))
             for round_ in range(settings.rounds):
-                alone = await measured(
-                    engine,
-                    asyncio.to_thread(engine_alone, engine.url, messages[: settings.items], settings.max_tokens),
-                )
                 clock = Timings()
                 model = f"bench/smollm2-135m-instruct-{round_}"
-                run = await measured(engine, harness(registry, data, engine.url, settings.concurrency, model, clock))
-                pairs.append((alone, run))
+                runs.append(
+                    await measured(engine, harness(registry, data, engine.url, settings.concurrency, model, clock))
+                )
                 timings.append(clock)
+                alone.append(await alone_pass(engine))
     finally:
         await registry.store.close()
-    return pairs, timings
+    return alone, runs, timings
 
 
-def engine_runs(items: int, max_tokens: int, concurrency: int, rounds: int = 2, nice: int = 10) -> None:
+def engine_runs(items: int, max_tokens: int, concurrency: int, rounds: int = 3, nice: int = 10) -> None:
     if installed() is None:
         print(f"engine run skipped: {missing_reason()}")
         return
     folder = Path(tempfile.mkdtemp(prefix="benchtoward-engine-"))
     settings = Settings(items, max_tokens, concurrency, rounds, nice)
     load = os.getloadavg()
-    pairs, timings = asyncio.run(rounds_of(settings, folder))
+    alone, runs, timings = asyncio.run(passes(settings, folder))
     print(
         f"llama.cpp (llama-cpp-python) + SmolLM2-135M-Instruct Q4_1, {items} demo items, max_tokens {max_tokens}, "
         f"harness concurrency {concurrency} (engine: 1 slot, nice {nice}); load average at start "
         f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
     )
-    ratios = [
-        report_round(number, alone, run, clock)
-        for number, ((alone, run), clock) in enumerate(zip(pairs, timings, strict=True), 1)
-    ]
+    print(f"  engine alone, pass 1: {describe_alone(alone[0])}")
+    ratios = []
+    for number, (run, clock) in enumerate(zip(runs, timings, strict=True), 1):
+        ratios.append(report_round(number, (alone[number - 1], alone[number]), run, clock))
     listed = ", ".join(f"{r:.2f}" for r in ratios)
     print(f"  ratio per round {listed}; median {statistics.median(ratios):.2f} (target <= 1.2)")
     print(f"  load average at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
-def report_round(number: int, alone: Pass, run: Pass, clock: Timings) -> float:
-    rate = alone.tokens / alone.wall
-    ideal = run.tokens / rate
-    print(f"  round {number}")
-    print(
-        f"    engine alone   {alone.tokens} tokens in {alone.wall:.2f} s = {rate:.1f} tokens/s; {alone.work.describe()}"
+def describe_alone(alone: Pass) -> str:
+    return (
+        f"{alone.tokens} tokens in {alone.wall:.2f} s = {alone.tokens / alone.wall:.1f} tokens/s; "
+        f"{alone.work.describe()}; outside them {alone.wall - alone.work.busy:.3f} s"
     )
-    print(f"      outside the engine's generate calls: {alone.wall - alone.work.busy:.3f} s")
+
+
+def report_round(number: int, around: tuple[Pass, Pass], run: Pass, clock: Timings) -> float:
+    """Print one harness pass against the engine-alone passes just before and just after it; return the ratio."""
+    rate = sum(a.tokens for a in around) / sum(a.wall for a in around)
+    ideal = run.tokens / rate
+    before, after = around
+    extra = (run.work.evaluated - before.work.evaluated, run.work.generated - before.work.generated)
+    print(f"  round {number}: harness, then engine alone (pass {number + 1})")
+    print(f"    engine alone, pass {number + 1}: {describe_alone(after)}")
+    print(f"    reference: {rate:.1f} tokens/s (passes {number} and {number + 1})")
     print(f"    harness        {run.tokens} tokens, wall {run.wall:.2f} s; ideal {ideal:.2f} s; {run.work.describe()}")
     print(
-        f"      outside the engine's generate calls: {run.wall - run.work.busy:.3f} s; "
-        f"harness CPU {run.cpu:.3f} s (engine alone's client: {alone.cpu:.3f} s)"
+        f"      engine work beyond the alone pass: {extra[0]:+d} prompt tokens evaluated, {extra[1]:+d} generated; "
+        f"outside the engine's generate calls: {run.wall - run.work.busy:.3f} s "
+        f"(wall / its own generate time {run.wall / run.work.busy:.3f}); harness CPU {run.cpu:.3f} s"
     )
-    same = (alone.work.evaluated, alone.work.generated) == (run.work.evaluated, run.work.generated)
-    print(f"      same engine work as alone: {'yes' if same else 'NO'}; ratio {run.wall / ideal:.2f} (target <= 1.2)")
     for line in clock.summary():
         print(f"      {line}")
+    print(f"    ratio {run.wall / ideal:.2f} (target <= 1.2)")
     return run.wall / ideal

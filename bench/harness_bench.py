@@ -9,7 +9,7 @@ needed); target <= 1.2 x. Its rounds alternate the engine alone and the harness,
 account of the work (its log) and the harness's phases (evaluator/timing.py) beside the ratio.
 
     .venv/bin/python bench/harness_bench.py [--items 1045] [--latency 0.1] [--concurrency 32]
-        [--engine-items 8] [--engine-max-tokens 32] [--engine-concurrency 4] [--engine-rounds 2]
+        [--engine-items 8] [--engine-max-tokens 32] [--engine-concurrency 4] [--engine-rounds 3]
         [--engine-nice 10] [--no-engine | --engine-only]
 
 The items are synthetic (bench data, written to a temp folder, never stored as a result anywhere else).
@@ -28,6 +28,7 @@ from pathlib import Path
 
 from servers import ROOT, free_port
 
+from evaluator.timing import Timings
 from store import Store
 from tools.evaluate import EvalRequest, evaluate
 from tools.registry import Registry
@@ -53,7 +54,7 @@ def write_items(path: Path, count: int) -> None:
             )
 
 
-async def run(db: Path, data: Path, url: str, concurrency: int) -> list[tuple[float, str]]:
+async def run(db: Path, data: Path, url: str, concurrency: int) -> list[tuple[float, str, Timings]]:
     """Two runs in one process, each its own run key: the first pays the process's one-time imports (numpy,
     pyarrow and the pandas it loads, aiohttp and its TLS context); the second is what a long-lived worker pays."""
     store = await Store.open(db)
@@ -63,6 +64,7 @@ async def run(db: Path, data: Path, url: str, concurrency: int) -> list[tuple[fl
     try:
         for model in ("bench/fixed-latency", "bench/fixed-latency-again"):
             started = time.perf_counter()
+            clock = Timings()
             outcome = await evaluate(
                 registry,
                 EvalRequest(
@@ -73,8 +75,9 @@ async def run(db: Path, data: Path, url: str, concurrency: int) -> list[tuple[fl
                     model_id="fixed",
                     concurrency=concurrency,
                 ),
+                timings=clock,
             )
-            timings.append((time.perf_counter() - started, outcome.outcome))
+            timings.append((time.perf_counter() - started, outcome.outcome, clock))
         return timings
     finally:
         await store.close()
@@ -88,7 +91,7 @@ def main() -> None:
     parser.add_argument("--engine-items", type=int, default=8)
     parser.add_argument("--engine-max-tokens", type=int, default=32)
     parser.add_argument("--engine-concurrency", type=int, default=4)
-    parser.add_argument("--engine-rounds", type=int, default=2, help="Alternating engine-alone and harness passes.")
+    parser.add_argument("--engine-rounds", type=int, default=3, help="Harness passes, each between two engine-alone.")
     parser.add_argument(
         "--engine-nice", type=int, default=10, help="The engine's CPU priority (yield on shared cores)."
     )
@@ -121,8 +124,12 @@ def fixed_latency_runs(args: argparse.Namespace) -> None:
     ideal = args.items * args.latency / args.concurrency
     latency = f"{args.latency * 1000:.0f} ms latency"
     print(f"{args.items} items, {latency}, concurrency {args.concurrency}; ideal {ideal:.2f} s")
-    for label, (wall, outcome) in zip(("first run in a fresh process", "next run, same process"), timings, strict=True):
+    for label, (wall, outcome, clock) in zip(
+        ("first run in a fresh process", "next run, same process"), timings, strict=True
+    ):
         print(f"  {label:<30} {outcome}: wall {wall:.2f} s, ratio {wall / ideal:.2f} (target <= 1.2)")
+        for line in clock.summary():
+            print(f"      {line}")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from evaluator.papers import LLMConfig, LLMExtractor
 from evaluator.papers.llm import decoding_schema
 from evaluator.papers.record import Extraction
 from evaluator.specs import TaskSpec
+from evaluator.timing import Timings
 from store import runs as run_store
 from store import tasks as task_store
 from tests.llama_engine import (
@@ -160,6 +161,22 @@ async def test_more_requests_than_the_engines_one_slot_queue_without_errors(
     assert faults.most_in_flight >= 3  # held in llama-cpp-python's queue (one slot), not refused
     assert sorted(faults.requests.values()) == [1] * 5 and len(faults.replies) == 5
     assert outcome.result.n == 5
+
+
+async def test_a_run_against_the_engine_records_each_request_over_kept_alive_connections(
+    registry: Registry, engine: Engine, tmp_path: Path
+) -> None:
+    data = await engine_task(registry, tmp_path, 3)
+    timings = Timings()
+    outcome = await evaluate(registry, request(engine.url, data, concurrency=2), timings=timings)
+    assert outcome.outcome == "computed" and outcome.result is not None, outcome.message
+    assert [a.status for a in timings.attempts] == [200] * 3 and timings.retries() == 0
+    assert 1 <= timings.connections <= 2  # kept alive by the engine's server: one per slot, not one per request
+    path = registry.predictions_path(f"{outcome.run_id}/predictions.parquet")
+    stored = sorted(pq.read_table(path).column("latency_ms").to_pylist())
+    assert stored == pytest.approx(sorted((a.done - a.sent) * 1000 for a in timings.attempts), abs=50)
+    outside = sum(phase.wall for name, phase in timings.phases.items() if name != "requests")
+    assert outside < timings.phases["requests"].wall  # the engine's time, not the harness's, is the run's
 
 
 async def test_5xx_and_timeouts_from_the_engine_are_retried_as_the_harness_promises(
