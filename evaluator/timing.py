@@ -1,10 +1,11 @@
 """Where a run's time goes: wall and CPU seconds per phase, and each request's send, first byte and end.
 
-`evaluate` laps its phases into a `Timings` (start-up, data load, run key and claim, requests, parse, bootstrap,
-predictions, store, shutdown); the chat adapter records every attempt it makes and every HTTP connection it opens.
-A lap costs two clock reads and a request three, so it is always on; bench/harness_bench.py prints the breakdown
-beside its ratio. CPU seconds are the whole process's (`time.process_time`, every thread), so on a machine shared
-with other work they say what the harness itself spent, where wall seconds also carry everyone else's.
+`evaluate` laps its phases into a `Timings` (start-up, data load, run key and claim, the model's outputs or the
+requests and the item cache, parse/score/bootstrap, predictions write, store commit, result read); the chat adapter
+records every attempt it makes and every HTTP connection it opens. A lap costs two clock reads and a request three,
+so it is always on; bench/harness_bench.py prints the breakdown beside its ratio. CPU seconds are the whole
+process's (`time.process_time`, every thread), so on a machine shared with other work they say what the harness
+itself spent, where wall seconds also carry everyone else's.
 """
 
 from __future__ import annotations

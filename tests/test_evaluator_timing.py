@@ -86,3 +86,12 @@ def test_a_lap_counts_only_the_time_since_the_previous_lap() -> None:
     timings.lap("second")
     assert timings.phases["first"].wall >= 0.01 and timings.phases["first"].cpu > 0
     assert timings.phases["second"].wall < timings.phases["first"].wall
+
+
+@pytest.mark.anyio
+async def test_a_baseline_run_laps_its_outputs_in_place_of_requests(registry: Registry) -> None:
+    timings = Timings()
+    outcome = await evaluate(registry, request("unused", model="baseline/majority", limit=20), timings=timings)
+    assert outcome.outcome == "computed"
+    assert "model outputs" in timings.phases and "requests" not in timings.phases
+    assert timings.attempts == [] and timings.connections == 0
