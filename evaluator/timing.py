@@ -75,10 +75,10 @@ class Timings:
 
     def summary(self) -> list[str]:
         """One line per phase, then the requests' figures, for a benchmark to print."""
-        lines = [f"{name:<22} wall {p.wall:8.3f} s  cpu {p.cpu:7.3f} s" for name, p in self.phases.items()]
+        lines = [f"{name:<28} wall {p.wall:8.3f} s  cpu {p.cpu:7.3f} s" for name, p in self.phases.items()]
         head, body = self.waiting()
         lines.append(
-            f"{'requests':<22} {len(self.attempts)} attempts ({self.retries()} retries) over {self.connections} "
+            f"{'requests':<28} {len(self.attempts)} attempts ({self.retries()} retries) over {self.connections} "
             f"connection(s); send->first byte {head:.3f} s, first byte->done {body:.3f} s summed; "
             f"free-slot gaps {self.slot_gaps():.3f} s"
         )
