@@ -15,7 +15,8 @@ class Event:
     run_id: str | None
     visitor: str | None  # the daily visitor hash, never an address
     day: str  # the Korea-time date the visitor hash belongs to
-    at: str
+    at: str  # the first of them
+    n: int = 1  # identical lookups folded into this row (downloads: always 1)
 
 
 async def record_events(store: Store, events: Sequence[Event]) -> None:
@@ -24,13 +25,13 @@ async def record_events(store: Store, events: Sequence[Event]) -> None:
         return
     async with store.transaction() as db:
         await db.executemany(
-            "INSERT OR IGNORE INTO events (kind, target, run_id, visitor, day, at) VALUES (?, ?, ?, ?, ?, ?)",
-            [(e.kind, e.target, e.run_id, e.visitor, e.day, e.at) for e in events],
+            "INSERT OR IGNORE INTO events (kind, target, run_id, visitor, day, at, n) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(e.kind, e.target, e.run_id, e.visitor, e.day, e.at, e.n) for e in events],
         )
 
 
 def count_events(store: Store) -> dict[str, int]:
-    rows = store.read("SELECT kind, COUNT(*) AS n FROM events GROUP BY kind")
+    rows = store.read("SELECT kind, SUM(n) AS n FROM events GROUP BY kind")
     counts = {"lookup": 0, "download": 0}
     counts.update({row["kind"]: int(row["n"]) for row in rows})
     return counts

@@ -10,6 +10,7 @@ import pytest
 
 from tests.populate import HARI
 from tools.registry import Registry
+from tools.stats import StatsQuery, stats
 from tools.usage import Visitor, is_bot, korea_day, visitor_for
 
 SECRET = b"s" * 32
@@ -103,3 +104,36 @@ async def test_a_flush_that_fails_keeps_its_events_for_the_next_one(registry: Re
         ("lookup",),
     ]
     assert [tuple(row) for row in registry.store.read("SELECT path FROM visits")] == [("/tasks/clinicalqa",)]
+
+
+@pytest.mark.anyio
+async def test_lookups_repeated_between_flushes_are_one_row_that_counts_each_and_downloads_count_once(
+    registry: Registry,
+) -> None:
+    """An agent calling lookup in a loop costs one write per flush, and /v1/stats still counts every call."""
+    usage = registry.usage
+    one, other = Visitor(hash="a" * 64, day="2026-11-30"), Visitor(hash="b" * 64, day="2026-11-30")
+    for _ in range(250):
+        usage.count_lookup(one, "c" * 12)
+    usage.count_lookup(other, "c" * 12)
+    usage.count_lookup(Visitor(hash="a" * 64, day="2026-12-01"), "c" * 12)  # a new day is a new visitor
+    for _ in range(3):
+        usage.count_download(one, "/artifacts/c/predictions.parquet", "c" * 12)
+    usage.count_lookup(Visitor(hash=None, day="2026-11-30"), "c" * 12)  # no hash (stdio before its key): kept apart
+    usage.count_lookup(Visitor(hash=None, day="2026-11-30"), "c" * 12)
+    assert await usage.flush(registry.store) == 6
+    for _ in range(4):  # the next flush's repeats add their own row
+        usage.count_lookup(one, "c" * 12)
+    await usage.flush(registry.store)
+    rows = registry.store.read("SELECT kind, visitor, day, n FROM events ORDER BY kind, day, visitor, n")
+    assert [(row["kind"], (row["visitor"] or "-")[:1], row["day"], row["n"]) for row in rows] == [
+        ("download", "a", "2026-11-30", 1),
+        ("lookup", "-", "2026-11-30", 1),
+        ("lookup", "-", "2026-11-30", 1),
+        ("lookup", "a", "2026-11-30", 4),
+        ("lookup", "a", "2026-11-30", 250),
+        ("lookup", "b", "2026-11-30", 1),
+        ("lookup", "a", "2026-12-01", 1),
+    ]
+    reuses = (await stats(registry, StatsQuery())).reuses
+    assert (reuses.lookups, reuses.downloads) == (250 + 1 + 1 + 2 + 4, 1)

@@ -18,7 +18,7 @@ import hashlib
 import ipaddress
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, timezone
 
 from store import events as event_store
@@ -109,6 +109,8 @@ class UsageCounter:
     """Buffers reuse events, pages served and page visits until the next flush."""
 
     pending: list[event_store.Event] = field(default_factory=list)
+    # where an event of the same kind, target, visitor and day sits in `pending` (folded into it, not appended)
+    folded: dict[tuple[str, str, str | None, str], int] = field(default_factory=dict)
     pending_visits: list[visit_store.Visit] = field(default_factory=list)
     pending_served: set[visit_store.Visit] = field(default_factory=set)
     waiting: dict[visit_store.Visit, int] = field(default_factory=dict)  # visits whose page is not known served yet
@@ -132,21 +134,30 @@ class UsageCounter:
         self._add("download", target, run_id, visitor)
 
     def _add(self, kind: str, target: str, run_id: str | None, visitor: Visitor) -> None:
+        """Buffer one event. A lookup repeated before the next flush adds to the row it repeats (each counts); a
+        download repeated by one visitor the same day is left out, as the store would ignore it."""
         if visitor.bot:
             return
-        self.pending.append(event_store.Event(kind, target, run_id, visitor.hash, visitor.day, utc_stamp()))
+        key = (kind, target, visitor.hash, visitor.day)
+        at = self.folded.get(key) if visitor.hash is not None else None
+        if at is None:
+            self.folded[key] = len(self.pending)
+            self.pending.append(event_store.Event(kind, target, run_id, visitor.hash, visitor.day, utc_stamp()))
+        elif kind == "lookup":
+            self.pending[at] = replace(self.pending[at], n=self.pending[at].n + 1)
 
     async def flush(self, store: Store) -> int:
         """Write what is buffered; return how many events and visits were handed to the store. What a failed
         write held (its transaction rolled back) goes back to the buffer for the next flush; a visit whose page
         is not known to have been served waits a few flushes for it."""
-        batch, self.pending = self.pending, []
+        batch, self.pending, self.folded = self.pending, [], {}
         visits, self.pending_visits = self.pending_visits, []
         served, self.pending_served = self.pending_served, set()
         try:
             await event_store.record_events(store, batch)
         except Exception:
             self.pending[:0], self.pending_visits[:0] = batch, visits
+            self.folded = {}  # positions moved; what comes next is appended (still counted once each)
             self.pending_served |= served
             raise
         try:
