@@ -48,6 +48,11 @@ _VERSUS = re.compile(r"^[ )\],]{0,60}?\b(?:vs\.?|versus)[ (]{1,3}$", re.I)
 # (0.331) were the highest for the admission GBT model": icu_admission_mortality_gbt_bmc_abstract.md)
 _CONTRAST = re.compile(r";|\b(?:while|whereas|but|compared|than|vs\.?|versus|unlike)\b|보다|대비|반면")
 _NOBODY = "\0"  # _model_for's answer for a value it knows is not the named model's
+# words of "the <words> model" that do not tell one model from another
+_PLAIN_QUALIFIERS = frozenset(
+    "the our this model system algorithm method index final proposed best new same developed full base baseline "
+    "prediction predictive learning machine deep language large ai".split()
+)
 _THE_MODEL = re.compile(r"\b(?:the|our|this) (?:[\w-]{1,20} ){0,2}(?:model|system|algorithm|method|index)\b", re.I)
 
 
@@ -59,6 +64,7 @@ class Context:
     defined: dict[str, str] = field(default_factory=dict)
     last_model: str | None = None
     called_model: str | None = None  # the last name written as "<name> model"
+    named: list[str] = field(default_factory=list)  # every model named so far, in order
 
 
 def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
@@ -211,7 +217,15 @@ def _subject_of(sentence: str, context: Context) -> str | None:
     """ "The model" is the document's one subject; with none, an unnamed model (not guessed: the scalogram
     preprint's "the model" is neither of the two networks it is built from). A sentence naming no model
     continues the one named last (gpt4_korean_medicine_exam_chosun_ko.md)."""
-    if _THE_MODEL.search(sentence):
+    the_model = _THE_MODEL.search(sentence)
+    if the_model:
+        # "The logistic model showed ..." after "a ... logistic regression model" and "an extreme gradient boosting
+        # model": the words before "model" say which of the models named before it is meant
+        # (icu_mortality_mimic_eicu_logistic_abstract.md)
+        said = words(the_model.group(0)) - _PLAIN_QUALIFIERS
+        meant = next((name for name in reversed(context.named) if said & words(name)), None)
+        if meant is not None:
+            return meant
         return context.subjects[0] if len(context.subjects) == 1 else context.called_model
     return context.last_model or (context.subjects[0] if len(context.subjects) == 1 else None)
 
@@ -266,6 +280,7 @@ def _distinct(items: list[str]) -> list[str]:
 def _remember_model(sentence: str, models: list[tuple[int, str]], context: Context) -> None:
     if models:
         context.last_model = models[0][1]
+        context.named += [name for _, name in models]
     for position, name in models:
         if re.match(r"^[\w.+ -]{0,60}? model\b", sentence[position : position + len(name) + 8]):
             context.called_model = name
