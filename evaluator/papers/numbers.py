@@ -5,7 +5,8 @@ than a model's result, it is left out. Each class is justified by corpus files (
 - sample sizes, counts and times, with a unit word after them (or after the list they end: "5, 10, and 15 min")
   or thousands separators (kormedmcqa_*, step_op_ioh_*,
   mv_mortality_catboost_medrxiv_abstract.md: "25,202 eligible patients", "32 features");
-- years, dates, times, versions, ranks, p-values (icu_mortality_calibration_drift_abstract.md);
+- years, dates, times, versions, ranks, p-values (icu_mortality_calibration_drift_abstract.md), part labels
+  ("internal medicine (2)");
 - thresholds, pass marks and bounds: "over 85%", "greater than 0.7", "< 96.4%", "passing threshold of 60% accuracy"
   (chatgpt_usmle_plos_digital_health_abstract.md), "95% 기준", "50%대" (snuh_po_aki_hinews_ko.md,
   dental_exam_chatbots_kollo_ko.md);
@@ -18,7 +19,7 @@ than a model's result, it is left out. Each class is justified by corpus files (
 - values of people, not models: doctors' 79.9% (snuh_korean_medical_llm_kmle_news_ko.md), "다수 의료진이 선택한
   답안 정확도는 85.0%" (ai_clinical_cases_o1_dailymedi_ko.md), "응시자 평균 점수(268.7점)"
   (dental_exam_chatbots_kollo_ko.md);
-- shares of patients or questions and cohort statistics: "38.4% of patients", "ICU mortality rate was 7%"
+- shares of patients, events or questions and cohort statistics: "38.4% of patients", "81.8% of events", "ICU mortality rate was 7%"
   (icu_admission_mortality_gbt_bmc_abstract.md), "98% clinical vignettes, 2% single-fact recall"
   (medqa_usmle_emergentmind_overview.md);
 - prices, settings and operating points: "$50–$200", "temperature=0", "5-shot" (usmle_llm_eval_project_page.md,
@@ -80,7 +81,7 @@ _PEOPLE = re.compile(
 # a share of the cohort or of the items, not a score: "38.4% of patients", "98% clinical vignettes"
 _SHARE_AFTER = re.compile(
     r"^ ?(?:of (?:the |all |our )?(?:[\w-]+ ){0,2}(?:patients|participants|subjects|admissions|surgeries|operations|"
-    r"cohort|population|respondents|episodes)\b|"
+    r"cohort|population|respondents|episodes|events|cases)\b|"
     r"(?:clinical )?(?:vignettes|men|women|males|females|female|male))",
     re.I,
 )
@@ -140,6 +141,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True  # the share of a count: "hypotension occurred in 1,234 (23.5%) patients"
     if _REFERENCE_BEFORE.search(before) or (before.endswith("[") and after.startswith("]")):
         return True  # "Table 2", "Fig. 3", a citation "[1]" (medqa_aiwiki_overview.md)
+    if written.isdigit() and int(written) < 20 and re.search(r"[A-Za-z] \($", before) and after.startswith(")"):
+        return True  # a part or an item label: "internal medicine (2)" (gpt4_knlekmd_arxiv_2303_17807.md)
     if re.match(r"^ ?(?:-|–|~|～)\d", after):  # a range "0.84-0.92", "76~79%"
         return True
     if re.match(r"^-[a-z]{3,}", after):  # a count in a compound: "a 100-iteration bootstrap" (apricot_m_*.md)
