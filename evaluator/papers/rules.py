@@ -254,15 +254,19 @@ def _unique(names: list[str]) -> list[str]:
 
 
 def _unique_claims(claims: list[ExtractedClaim]) -> list[ExtractedClaim]:
-    """One claim per model, metric, value and setting: a headline often restates a table cell, and a summary table
+    """One claim per model, metric, value and setting (but for a value written twice in one sentence): a headline
+    often restates a table cell, and a summary table
     restates the cells above it without their metric (multi_llm_ensemble_final_results.md): a claim with no metric
     or dataset of its own is the same as an earlier one of the same model and value that agrees where it says."""
-    seen: set[tuple[object, ...]] = set()
+    seen: dict[tuple[object, ...], str] = {}
     out: list[ExtractedClaim] = []
     for claim in claims:
         key = (words(claim.model), claim.dataset, claim.metric, claim.value, claim.task_variant, claim.setting)
-        if key not in seen and not any(_restates(claim, earlier) for earlier in out):
-            seen.add(key)
+        # but one sentence that writes a value twice states two results: "0.923 (95% CI, ...) 5 min in advance,
+        # 0.933 (...) versus 0.923 (...) 10 min in advance" (hpi_forward_backward_anesthesiology_abstract.md)
+        again = seen.get(key) == claim.evidence and not claim.evidence.startswith("|")
+        if (key not in seen or again) and not any(_restates(claim, earlier) for earlier in out):
+            seen[key] = claim.evidence
             out.append(claim)
     return out
 
