@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -118,6 +119,14 @@ _DEFINED = re.compile(
 # (hpi_forward_backward_anesthesiology_abstract.md)
 _ALIASED = re.compile(
     r"([A-Z][a-z]{1,20}(?: [A-Z][a-z]{1,20}){1,5}) \((?:the|this) (index|model|algorithm|score|system|network)\)"
+)
+# an acronym named as a model by the noun after it or the list it is in: "The TECO model" (teco_icu_*.md),
+# "traditional scores like SOFA and APACHE II" (cvicu_hemodynamic_deterioration_summary.md)
+_ACRONYM = r"[A-Z]{2,8}(?: (?:II|III|IV))?"
+_ACRONYM_MODEL = re.compile(
+    r"(?<![\w-])(" + _ACRONYM + r")(?= (?:model|algorithm|classifier)s?\b)"
+    r"|\b(?:scores|models|algorithms|tools|systems) (?:like|such as|including) (" + _ACRONYM + r")"
+    r"(?:,? (?:and|or) (" + _ACRONYM + r"))?(?![\w-])"
 )
 _GENERIC = re.compile(r"\b(?:Language|Learning|Intelligence|Unit|Database|Curve|Examination|Test|Trial|Care)\b")
 _MODEL_WORD = re.compile(r"\b(?:algorithm|model|index|score|classifier)\b", re.I)
@@ -220,7 +229,7 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
     covered = bytearray(len(text) + 1)
     found: list[tuple[int, str]] = []
 
-    def take(match: re.Match[str], name: str) -> None:
+    def take(match: re.Match[str] | _Span, name: str) -> None:
         if not covered[match.start()]:
             covered[match.start() : match.end()] = b"\x01" * (match.end() - match.start())
             found.append((match.start(), name))
@@ -230,6 +239,11 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
             take(match, full)
     for match in _METHODS.finditer(text):
         take(match, _METHOD_NAMES.get(match.group(1).lower(), match.group(1)))
+    for match in _ACRONYM_MODEL.finditer(text):
+        for group in (1, 2, 3):
+            name = match.group(group)
+            if name and not _NOT_MODELS.match(name.split(" ")[0]) and not _is_benchmark_or_metric(name):
+                take(_Span(match.start(group), match.end(group)), name)
     for match in _HANGUL_LED.finditer(text):  # "챗GPT는", "펍메드GPT는" (chatgpt_usmle_zdnet_ko.md)
         if is_model_name(match.group(2)):
             take(match, match.group(1))
@@ -239,6 +253,20 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
         if not covered[match.start()] and is_model_name(name):
             take(match, name)
     return sorted(found)
+
+
+@dataclass(frozen=True)
+class _Span:
+    """Where a name found inside a larger match is (the `start()`/`end()` of a match of its own)."""
+
+    begin: int
+    finish: int
+
+    def start(self) -> int:
+        return self.begin
+
+    def end(self) -> int:
+        return self.finish
 
 
 @lru_cache(maxsize=4096)
