@@ -50,8 +50,11 @@ _CONTRAST = re.compile(r";|\b(?:while|whereas|but|compared|than|vs\.?|versus|unl
 _NOBODY = "\0"  # _model_for's answer for a value it knows is not the named model's
 # words of "the <words> model" that do not tell one model from another
 _PLAIN_QUALIFIERS = frozenset(
-    "the our this model system algorithm method index final proposed best new same developed full base baseline "
-    "prediction predictive learning machine deep language large ai".split()
+    re.findall(
+        r"\w+",
+        "the our this model system algorithm method index final proposed best new same developed full base baseline "
+        "prediction predictive learning machine deep language large ai",
+    )
 )
 _THE_MODEL = re.compile(r"\b(?:the|our|this) (?:[\w-]{1,20} ){0,2}(?:model|system|algorithm|method|index)\b", re.I)
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -229,10 +228,11 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
     covered = bytearray(len(text) + 1)
     found: list[tuple[int, str]] = []
 
-    def take(match: re.Match[str] | _Span, name: str) -> None:
-        if not covered[match.start()]:
-            covered[match.start() : match.end()] = b"\x01" * (match.end() - match.start())
-            found.append((match.start(), name))
+    def take(match: re.Match[str], name: str, group: int = 0) -> None:
+        start, end = match.span(group)
+        if not covered[start]:
+            covered[start:end] = b"\x01" * (end - start)
+            found.append((start, name))
 
     for written, full in (defined or {}).items():
         for match in re.finditer(r"(?<![\w-])" + re.escape(written) + r"(?![\w-])", text):
@@ -243,7 +243,7 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
         for group in (1, 2, 3):
             name = match.group(group)
             if name and not _NOT_MODELS.match(name.split(" ")[0]) and not _is_benchmark_or_metric(name):
-                take(_Span(match.start(group), match.end(group)), name)
+                take(match, name, group)
     for match in _HANGUL_LED.finditer(text):  # "챗GPT는", "펍메드GPT는" (chatgpt_usmle_zdnet_ko.md)
         if is_model_name(match.group(2)):
             take(match, match.group(1))
@@ -253,20 +253,6 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
         if not covered[match.start()] and is_model_name(name):
             take(match, name)
     return sorted(found)
-
-
-@dataclass(frozen=True)
-class _Span:
-    """Where a name found inside a larger match is (the `start()`/`end()` of a match of its own)."""
-
-    begin: int
-    finish: int
-
-    def start(self) -> int:
-        return self.begin
-
-    def end(self) -> int:
-        return self.finish
 
 
 @lru_cache(maxsize=4096)

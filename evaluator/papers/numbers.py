@@ -19,9 +19,9 @@ than a model's result, it is left out. Each class is justified by corpus files (
 - values of people, not models: doctors' 79.9% (snuh_korean_medical_llm_kmle_news_ko.md), "다수 의료진이 선택한
   답안 정확도는 85.0%" (ai_clinical_cases_o1_dailymedi_ko.md), "응시자 평균 점수(268.7점)"
   (dental_exam_chatbots_kollo_ko.md);
-- shares of patients, events or questions and cohort statistics: "38.4% of patients", "81.8% of events", "ICU mortality rate was 7%"
-  (icu_admission_mortality_gbt_bmc_abstract.md), "98% clinical vignettes, 2% single-fact recall"
-  (medqa_usmle_emergentmind_overview.md);
+- shares of patients, events or questions and cohort statistics: "38.4% of patients", "81.8% of events",
+  "ICU mortality rate was 7%" (icu_admission_mortality_gbt_bmc_abstract.md), "98% clinical vignettes, 2%
+  single-fact recall" (medqa_usmle_emergentmind_overview.md);
 - prices, settings and operating points: "$50–$200", "temperature=0", "5-shot" (usmle_llm_eval_project_page.md,
   usmle_llm_systematic_review_*), and a sensitivity or specificity fixed to read off another metric ("at 95%
   specificity": an operating point, the same class as the Korean "민감도 및 특이도 95% 기준").
