@@ -74,7 +74,7 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
     """The claims one sentence states."""
     models = list(models_in(sentence, context.defined))
     metrics = metrics_in(sentence)
-    if not metrics:  # no claim without a metric: only the model named is remembered
+    if not metrics and "점" not in sentence:  # no claim without a metric, but a score in points ("50점") names its own
         _remember_model(sentence, models, context)
         return []
     spans = [(p, sentence.find(n, p) + len(n) if sentence.find(n, p) == p else p + 1) for p, n in models]
