@@ -86,6 +86,9 @@ METRIC_WORDS = (
     ("recall", r"recall"),
     ("brier", r"Brier(?: score)?"),
     ("calibration slope", r"calibration slope|slope"),
+    # a calibration ratio, and its inverse (icu_mortality_mimic_eicu_logistic_abstract.md)
+    ("expected-to-observed ratio", r"expected[- ]to[- ]observed(?: \(E/O\))? ratio|E/O ratio"),
+    ("observed-to-expected ratio", r"observed[- ]to[- ]expected(?: \(O/E\))? ratio|O/E ratio"),
     ("calibration intercept", r"intercept"),
     ("exact match", r"exact[- ]match"),
     ("reproducibility", r"reproducibility"),
