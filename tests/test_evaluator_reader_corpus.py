@@ -32,10 +32,11 @@ CORPUS = Path(__file__).parent / "data" / "reader_corpus"
 # model recall 94.7% (the moved files alone: 86.4%, 88.1%, 93.8%). The classes of error they showed were fixed
 # by general rules (units are not models, a list sharing a trailing unit, bounds after "greater than", "the <words>
 # model" resolved against the models named before, shares of events, part labels, a card's title, acronyms named
-# as models; a score in points needs no metric word, calibration ratios): dev 85.4%, 99.6%, 96.2% (the moved
-# files alone 96.8%, 100.0%, 100.0%). test is empty until the fresh split is measured, and its floor is set then
+# as models; a score in points needs no metric word, calibration ratios, a value risen to): dev 85.5%, 99.6%,
+# 96.2% (the moved files alone 97.4%, 100.0%, 100.0%). test is empty until the fresh split is measured, and its
+# floor is set then
 FLOOR = {
-    "dev": {"claim_recall": 0.853, "claim_precision": 0.995, "model_recall": 0.96},
+    "dev": {"claim_recall": 0.854, "claim_precision": 0.995, "model_recall": 0.96},
     "test": {"claim_recall": 0.86, "claim_precision": 0.88, "model_recall": 0.93},
 }
 

@@ -68,12 +68,14 @@ class Context:
     last_model: str | None = None
     called_model: str | None = None  # the last name written as "<name> model"
     named: list[str] = field(default_factory=list)  # every model named so far, in order
+    last_metric: str | None = None  # the metric of the sentence before's last claim
 
 
 def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
     """The claims one sentence states."""
     models = list(models_in(sentence, context.defined))
-    metrics = metrics_in(sentence)
+    previous, context.last_metric = context.last_metric, None
+    metrics = metrics_in(sentence) or _continued(sentence, previous)
     if not metrics and "점" not in sentence:  # no claim without a metric, but a score in points ("50점") names its own
         _remember_model(sentence, models, context)
         return []
@@ -106,8 +108,22 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
         ):
             claim = claim.model_copy(update={"notes": [*claim.notes, "one end of a change ('from ... to ...')"]})
         claims.append(claim)
+    context.last_metric = claims[-1].metric if claims else None
     _remember_model(sentence, models, context)
     return claims
+
+
+# a value the sentence before measured, risen or fallen to: "정답률은 51.82%를 기록했다. 한의학 용어를 한자로 함께
+# 적은 경우 57.59%로 상승했다" (gpt4_korean_medicine_exam_news_ko.md), "... rose to 71.2%"
+_CONTINUES = re.compile(
+    r"\d ?%(?:로|까지) ?(?:상승|올랐|높아|향상|하락|떨어)|\b(?:rose|rising|increased|improved|fell|dropped) to \d", re.I
+)
+
+
+def _continued(sentence: str, previous: str | None) -> list[tuple[int, int, str]]:
+    """For a sentence that names no metric, the metric of the claim the sentence before ended with, when its value
+    is written as where that result rose or fell to."""
+    return [(0, 0, previous)] if previous and _CONTINUES.search(sentence) else []
 
 
 _RESULT_WORDS = re.compile(
