@@ -27,9 +27,16 @@ CORPUS = Path(__file__).parent / "data" / "reader_corpus"
 # engineer added twenty-one more texts to dev, chosen for what produces false claims (the reader before them read
 # the grown dev at recall 79.5%, precision 88.1%; after the fixes they led to: 82.2%, 99.4%, model recall 94.9%);
 # dev's floors are those figures (the new texts hold results the reader does not read, such as win rates,
-# hallucination rates and values run together with text)
+# hallucination rates and values run together with text). On 2026-12-01 the first test split (18 files) was
+# declared spent after repeated measurement and moved to dev: dev then read at recall 83.1%, precision 96.9%,
+# model recall 94.7% (the moved files alone: 86.4%, 88.1%, 93.8%). The classes of error they showed were fixed
+# by general rules (units are not models, a list sharing a trailing unit, bounds after "greater than", "the <words>
+# model" resolved against the models named before, shares of events, part labels, a card's title, acronyms named
+# as models; a score in points needs no metric word, calibration ratios, a value risen to): dev 85.5%, 99.6%,
+# 96.2% (the moved files alone 97.4%, 100.0%, 100.0%). test is empty until the fresh split is measured, and its
+# floor is set then
 FLOOR = {
-    "dev": {"claim_recall": 0.82, "claim_precision": 0.99, "model_recall": 0.94},
+    "dev": {"claim_recall": 0.854, "claim_precision": 0.995, "model_recall": 0.96},
     "test": {"claim_recall": 0.86, "claim_precision": 0.88, "model_recall": 0.93},
 }
 
@@ -48,7 +55,10 @@ def scores(split: str) -> list[FileScore]:
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("split", ["dev", "test"])
 def test_the_rule_reader_holds_the_floor_reached_on_each_split(split: str) -> None:
-    figures = totals(scores(split))
+    found = scores(split)
+    if not found:  # the first test split was spent and moved to dev; the fresh one is measured before its floor
+        pytest.skip(f"the {split} split holds no files yet")
+    figures = totals(found)
     assert figures.claim_recall >= FLOOR[split]["claim_recall"]
     assert figures.claim_precision >= FLOOR[split]["claim_precision"]
     assert figures.model_recall >= FLOOR[split]["model_recall"]
@@ -59,7 +69,7 @@ def test_the_split_is_by_file_and_every_corpus_file_has_gold_and_provenance() ->
     gold = load_gold(CORPUS)
     files = {path.name for path in CORPUS.glob("*.md") if path.name != "PROVENANCE.md"}
     assert {g.file for g in gold} == files and len(files) >= 40
-    assert {g.split for g in gold} == {"dev", "test"}
+    assert "dev" in {g.split for g in gold} and {g.split for g in gold} <= {"dev", "test"}
     provenance = (CORPUS / "PROVENANCE.md").read_text(encoding="utf-8")
     assert all(f"| {name} |" in provenance for name in files)
 

@@ -48,6 +48,14 @@ _VERSUS = re.compile(r"^[ )\],]{0,60}?\b(?:vs\.?|versus)[ (]{1,3}$", re.I)
 # (0.331) were the highest for the admission GBT model": icu_admission_mortality_gbt_bmc_abstract.md)
 _CONTRAST = re.compile(r";|\b(?:while|whereas|but|compared|than|vs\.?|versus|unlike)\b|보다|대비|반면")
 _NOBODY = "\0"  # _model_for's answer for a value it knows is not the named model's
+# words of "the <words> model" that do not tell one model from another
+_PLAIN_QUALIFIERS = frozenset(
+    re.findall(
+        r"\w+",
+        "the our this model system algorithm method index final proposed best new same developed full base baseline "
+        "prediction predictive learning machine deep language large ai",
+    )
+)
 _THE_MODEL = re.compile(r"\b(?:the|our|this) (?:[\w-]{1,20} ){0,2}(?:model|system|algorithm|method|index)\b", re.I)
 
 
@@ -59,13 +67,16 @@ class Context:
     defined: dict[str, str] = field(default_factory=dict)
     last_model: str | None = None
     called_model: str | None = None  # the last name written as "<name> model"
+    named: list[str] = field(default_factory=list)  # every model named so far, in order
+    last_metric: str | None = None  # the metric of the sentence before's last claim
 
 
 def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
     """The claims one sentence states."""
     models = list(models_in(sentence, context.defined))
-    metrics = metrics_in(sentence)
-    if not metrics:  # no claim without a metric: only the model named is remembered
+    previous, context.last_metric = context.last_metric, None
+    metrics = metrics_in(sentence) or _continued(sentence, previous)
+    if not metrics and "점" not in sentence:  # no claim without a metric, but a score in points ("50점") names its own
         _remember_model(sentence, models, context)
         return []
     spans = [(p, sentence.find(n, p) + len(n) if sentence.find(n, p) == p else p + 1) for p, n in models]
@@ -97,8 +108,22 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
         ):
             claim = claim.model_copy(update={"notes": [*claim.notes, "one end of a change ('from ... to ...')"]})
         claims.append(claim)
+    context.last_metric = claims[-1].metric if claims else None
     _remember_model(sentence, models, context)
     return claims
+
+
+# a value the sentence before measured, risen or fallen to: "정답률은 51.82%를 기록했다. 한의학 용어를 한자로 함께
+# 적은 경우 57.59%로 상승했다" (gpt4_korean_medicine_exam_news_ko.md), "... rose to 71.2%"
+_CONTINUES = re.compile(
+    r"\d ?%(?:로|까지) ?(?:상승|올랐|높아|향상|하락|떨어)|\b(?:rose|rising|increased|improved|fell|dropped) to \d", re.I
+)
+
+
+def _continued(sentence: str, previous: str | None) -> list[tuple[int, int, str]]:
+    """For a sentence that names no metric, the metric of the claim the sentence before ended with, when its value
+    is written as where that result rose or fell to."""
+    return [(0, 0, previous)] if previous and _CONTINUES.search(sentence) else []
 
 
 _RESULT_WORDS = re.compile(
@@ -211,7 +236,15 @@ def _subject_of(sentence: str, context: Context) -> str | None:
     """ "The model" is the document's one subject; with none, an unnamed model (not guessed: the scalogram
     preprint's "the model" is neither of the two networks it is built from). A sentence naming no model
     continues the one named last (gpt4_korean_medicine_exam_chosun_ko.md)."""
-    if _THE_MODEL.search(sentence):
+    the_model = _THE_MODEL.search(sentence)
+    if the_model:
+        # "The logistic model showed ..." after "a ... logistic regression model" and "an extreme gradient boosting
+        # model": the words before "model" say which of the models named before it is meant
+        # (icu_mortality_mimic_eicu_logistic_abstract.md)
+        said = words(the_model.group(0)) - _PLAIN_QUALIFIERS
+        meant = next((name for name in reversed(context.named) if said & words(name)), None)
+        if meant is not None:
+            return meant
         return context.subjects[0] if len(context.subjects) == 1 else context.called_model
     return context.last_model or (context.subjects[0] if len(context.subjects) == 1 else None)
 
@@ -266,6 +299,7 @@ def _distinct(items: list[str]) -> list[str]:
 def _remember_model(sentence: str, models: list[tuple[int, str]], context: Context) -> None:
     if models:
         context.last_model = models[0][1]
+        context.named += [name for _, name in models]
     for position, name in models:
         if re.match(r"^[\w.+ -]{0,60}? model\b", sentence[position : position + len(name) + 8]):
             context.called_model = name

@@ -86,6 +86,9 @@ METRIC_WORDS = (
     ("recall", r"recall"),
     ("brier", r"Brier(?: score)?"),
     ("calibration slope", r"calibration slope|slope"),
+    # a calibration ratio, and its inverse (icu_mortality_mimic_eicu_logistic_abstract.md)
+    ("expected-to-observed ratio", r"expected[- ]to[- ]observed(?: \(E/O\))? ratio|E/O ratio"),
+    ("observed-to-expected ratio", r"observed[- ]to[- ]expected(?: \(O/E\))? ratio|O/E ratio"),
     ("calibration intercept", r"intercept"),
     ("exact match", r"exact[- ]match"),
     ("reproducibility", r"reproducibility"),
@@ -113,6 +116,19 @@ _METHODS = re.compile(
 _DEFINED = re.compile(
     r"([A-Z][a-z]{1,20}(?: (?:[A-Z][a-z]{1,20}|and|of|for)){1,6}) \(([A-Z]{2,8})\)"
     r"|\(([A-Z][a-z]{1,20}(?: [A-Z][a-z]{1,20}){1,5}), ([A-Z]{2,8})\)"
+)
+# a model named in full, then called by a common noun: "The Hypotension Prediction Index (the index) software"
+# (hpi_forward_backward_anesthesiology_abstract.md)
+_ALIASED = re.compile(
+    r"([A-Z][a-z]{1,20}(?: [A-Z][a-z]{1,20}){1,5}) \((?:the|this) (index|model|algorithm|score|system|network)\)"
+)
+# an acronym named as a model by the noun after it or the list it is in: "The TECO model" (teco_icu_*.md),
+# "traditional scores like SOFA and APACHE II" (cvicu_hemodynamic_deterioration_summary.md)
+_ACRONYM = r"[A-Z]{2,8}(?: (?:II|III|IV))?"
+_ACRONYM_MODEL = re.compile(
+    r"(?<![\w-])(" + _ACRONYM + r")(?= (?:model|algorithm|classifier)s?\b)"
+    r"|\b(?:scores|models|algorithms|tools|systems) (?:like|such as|including) (" + _ACRONYM + r")"
+    r"(?:,? (?:and|or) (" + _ACRONYM + r"))?(?![\w-])"
 )
 _GENERIC = re.compile(r"\b(?:Language|Learning|Intelligence|Unit|Database|Curve|Examination|Test|Trial|Care)\b")
 _MODEL_WORD = re.compile(r"\b(?:algorithm|model|index|score|classifier)\b", re.I)
@@ -142,6 +158,8 @@ _HANGUL_LED = re.compile(r"(?<![\w-])([가-힣]{1,8}([A-Z][A-Za-z0-9]{1,20}(?:-[
 _NOT_MODELS = re.compile(
     r"^(?:COVID-19|SARS-CoV-2|H\d|Top-\d|Step\d|Table|Figure|Fig|Phase|Type|Version|Section|Appendix|Part|"
     r"Apache-[\d.]+|CC-BY[\w.-]*|GPL-[\d.]+|GitHub|HuggingFace|OpenAI|DeepMind|PubMed|PyTorch|TensorFlow|LaTeX|"
+    # units of measure written with inner capitals: "MAP less than 65 mmHg" (hpi_forward_backward_*.md)
+    r"mmHg|cmH2O|mL|dL|mEq|kDa|kPa|mmol|nmol|µmol|"
     r"JavaScript|YouTube|LinkedIn|BenchToward|CoT|Q\d|T\d|ICD-\d{1,2}|HbA1c|CI|IQR|SD|HR|OR|RR|ROC|AI|ML|LLM|LLMs|API|GPU|CPU|RAM|SQL|URL|PDF|CSV|"
     r"USA|US|UK|EU|Korea|Korean|English|Chinese|Research|Square|Journal|Abstract|Background|Methods?|Results?|"
     r"Conclusions?|Objective|RESULTS|METHODS|BACKGROUND|CONCLUSIONS|OBJECTIVE|arXiv|DOI|PMC|PMID|NCT\d+)$",
@@ -191,7 +209,8 @@ def metric_of(text: str) -> str | None:
 def defined_names(text: str) -> dict[str, str]:
     """Models a text names in full and by an acronym: "Hypotension Prediction Index (HPI) is an algorithm",
     "an algorithm (Hypotension Prediction Index, HPI)" (hpi_*.md), "... Evaluation (APACHE) scores"
-    (icu_mortality_calibration_drift_abstract.md). Maps the acronym and the full name to the full name."""
+    (icu_mortality_calibration_drift_abstract.md), or by a common noun: "Hypotension Prediction Index (the
+    index)". Maps the acronym (or "the <noun>") and the full name to the full name."""
     found: dict[str, str] = {}
     for match in _DEFINED.finditer(text):
         full, acronym = match.group(1) or match.group(3), match.group(2) or match.group(4)
@@ -199,6 +218,10 @@ def defined_names(text: str) -> dict[str, str]:
         named_so = _MODEL_AFTER.match(after) or _MODEL_WORD.search(before) or _MODEL_LAST.search(full)
         if acronym[0] == full[0] and named_so and not _GENERIC.search(full):
             found[acronym] = found[full] = f"{full} ({acronym})"
+    for match in _ALIASED.finditer(text):
+        full, noun = match.groups()
+        if _MODEL_LAST.search(full) and not _GENERIC.search(full):
+            found[f"the {noun}"] = found[f"The {noun}"] = found[full] = full
     return found
 
 
@@ -208,16 +231,22 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
     covered = bytearray(len(text) + 1)
     found: list[tuple[int, str]] = []
 
-    def take(match: re.Match[str], name: str) -> None:
-        if not covered[match.start()]:
-            covered[match.start() : match.end()] = b"\x01" * (match.end() - match.start())
-            found.append((match.start(), name))
+    def take(match: re.Match[str], name: str, group: int = 0) -> None:
+        start, end = match.span(group)
+        if not covered[start]:
+            covered[start:end] = b"\x01" * (end - start)
+            found.append((start, name))
 
     for written, full in (defined or {}).items():
         for match in re.finditer(r"(?<![\w-])" + re.escape(written) + r"(?![\w-])", text):
             take(match, full)
     for match in _METHODS.finditer(text):
         take(match, _METHOD_NAMES.get(match.group(1).lower(), match.group(1)))
+    for match in _ACRONYM_MODEL.finditer(text):
+        for group in (1, 2, 3):
+            name = match.group(group)
+            if name and not _NOT_MODELS.match(name.split(" ")[0]) and not _is_benchmark_or_metric(name):
+                take(match, name, group)
     for match in _HANGUL_LED.finditer(text):  # "챗GPT는", "펍메드GPT는" (chatgpt_usmle_zdnet_ko.md)
         if is_model_name(match.group(2)):
             take(match, match.group(1))

@@ -2,10 +2,12 @@
 
 An invented number is the worst error a reader makes, so when the words around a number say it is something other
 than a model's result, it is left out. Each class is justified by corpus files (tests/data/reader_corpus):
-- sample sizes and counts, with a unit word after them or thousands separators (kormedmcqa_*, step_op_ioh_*,
+- sample sizes, counts and times, with a unit word after them (or after the list they end: "5, 10, and 15 min")
+  or thousands separators (kormedmcqa_*, step_op_ioh_*,
   mv_mortality_catboost_medrxiv_abstract.md: "25,202 eligible patients", "32 features");
-- years, dates, times, versions, ranks, p-values (icu_mortality_calibration_drift_abstract.md);
-- thresholds, pass marks and bounds: "over 85%", "< 96.4%", "passing threshold of 60% accuracy"
+- years, dates, times, versions, ranks, p-values (icu_mortality_calibration_drift_abstract.md), part labels
+  ("internal medicine (2)");
+- thresholds, pass marks and bounds: "over 85%", "greater than 0.7", "< 96.4%", "passing threshold of 60% accuracy"
   (chatgpt_usmle_plos_digital_health_abstract.md), "95% 기준", "50%대" (snuh_po_aki_hinews_ko.md,
   dental_exam_chatbots_kollo_ko.md);
 - ranges: "0.84-0.92", "76~79%" (snuh_po_aki_hinews_ko.md), "80-90%" (usmle_llm_systematic_review_*), both ends of
@@ -17,9 +19,9 @@ than a model's result, it is left out. Each class is justified by corpus files (
 - values of people, not models: doctors' 79.9% (snuh_korean_medical_llm_kmle_news_ko.md), "다수 의료진이 선택한
   답안 정확도는 85.0%" (ai_clinical_cases_o1_dailymedi_ko.md), "응시자 평균 점수(268.7점)"
   (dental_exam_chatbots_kollo_ko.md);
-- shares of patients or questions and cohort statistics: "38.4% of patients", "ICU mortality rate was 7%"
-  (icu_admission_mortality_gbt_bmc_abstract.md), "98% clinical vignettes, 2% single-fact recall"
-  (medqa_usmle_emergentmind_overview.md);
+- shares of patients, events or questions and cohort statistics: "38.4% of patients", "81.8% of events",
+  "ICU mortality rate was 7%" (icu_admission_mortality_gbt_bmc_abstract.md), "98% clinical vignettes, 2%
+  single-fact recall" (medqa_usmle_emergentmind_overview.md);
 - prices, settings and operating points: "$50–$200", "temperature=0", "5-shot" (usmle_llm_eval_project_page.md,
   usmle_llm_systematic_review_*), and a sensitivity or specificity fixed to read off another metric ("at 95%
   specificity": an operating point, the same class as the Korean "민감도 및 특이도 95% 기준").
@@ -43,6 +45,8 @@ _UNIT_AFTER = re.compile(
 _KO_BOUND_BEFORE = re.compile(r"(?:합격선|커트라인|과락|기준치?|목표)[은는이가인의]? ?(?:평균 ?)?$")
 _NOT_BEFORE = re.compile(
     r"(?:\bn ?=|\bN ?=|\bp ?[<=>]|#|\bversion|\bv|\bR2|\bR²|\btop-|\bStep|\b(?:over|more than|less than|at least|"
+    # a comparison with a bound: "No variable other than MAP had an AUC greater than 0.7" (hpi_forward_backward_*)
+    r"(?:greater|higher|lower|smaller|larger|fewer) than|"
     # "achieved the minimum pass rate of 73%" (cardiology_board_exam_chatbots_smw_summary.md); but "a pass rate of
     # 72.3%" is a model's own result (medpalm2_pilot_press.md)
     r"at most|above|below|under|by|by over|by up to|exceeding|pass(?:ing)? (?:mark|score|threshold) of|minimum of|"
@@ -54,6 +58,8 @@ _NOT_BEFORE = re.compile(
     r"[<>≤≥~$€£₩+]|\br ?=|합격선|과락|기준치?|목표|최대|최소)[ :(]{0,3}$",
     re.I,
 )
+# the rest of a list of plain numbers: its unit is written once, after the last ("at 5, 10, and 15 min")
+_LISTED_AFTER = re.compile(r"^(?:,? (?:and |or )?\d{1,4}(?:\.\d{1,3})?){1,8}")
 # a bound, a threshold or a baseline written after the value: "95% 기준", "90% 이상", "36.7% baseline"; a
 # difference: "5.3 points higher", "12% more", "a 4% gain"
 _BOUND_AFTER = re.compile(
@@ -75,7 +81,7 @@ _PEOPLE = re.compile(
 # a share of the cohort or of the items, not a score: "38.4% of patients", "98% clinical vignettes"
 _SHARE_AFTER = re.compile(
     r"^ ?(?:of (?:the |all |our )?(?:[\w-]+ ){0,2}(?:patients|participants|subjects|admissions|surgeries|operations|"
-    r"cohort|population|respondents|episodes)\b|"
+    r"cohort|population|respondents|episodes|events|cases)\b|"
     r"(?:clinical )?(?:vignettes|men|women|males|females|female|male))",
     re.I,
 )
@@ -120,6 +126,9 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     before, after = sentence[max(0, start - 30) : start], sentence[end : end + 30]
     if "," in written or _UNIT_AFTER.match(after) or _NOT_BEFORE.search(before) or _RANGE.search(before):
         return True
+    listed = _LISTED_AFTER.match(after)  # "5, 10, and 15 min in advance": the unit after the list is each one's
+    if listed and _UNIT_AFTER.match(after[listed.end() :]):
+        return True
     if _BOUND_AFTER.match(after) or _SHARE_AFTER.match(after) or _COHORT_BEFORE.search(before):
         return True
     if _PRIOR_BEFORE.search(before) or _PRIOR_AFTER.match(sentence[end : end + 90]):
@@ -132,6 +141,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True  # the share of a count: "hypotension occurred in 1,234 (23.5%) patients"
     if _REFERENCE_BEFORE.search(before) or (before.endswith("[") and after.startswith("]")):
         return True  # "Table 2", "Fig. 3", a citation "[1]" (medqa_aiwiki_overview.md)
+    if written.isdigit() and int(written) < 20 and re.search(r"[A-Za-z] \($", before) and after.startswith(")"):
+        return True  # a part or an item label: "internal medicine (2)" (gpt4_knlekmd_arxiv_2303_17807.md)
     if re.match(r"^ ?(?:-|–|~|～)\d", after):  # a range "0.84-0.92", "76~79%"
         return True
     if re.match(r"^-[a-z]{3,}", after):  # a count in a compound: "a 100-iteration bootstrap" (apricot_m_*.md)

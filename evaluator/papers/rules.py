@@ -59,6 +59,7 @@ _ITEMS = re.compile(
     r"\b(?:contains|consists of|comprises|includes|with) (\d{1,3}(?:,\d{3}){1,3}|\d{1,7}) "
     r"(questions|items|cases|patients|QA pairs|samples|recordings|records|surgeries)\b"
 )
+_TITLE = re.compile(r"(?m)^# ([^\n]{2,120})$")
 _OURS = re.compile(r"[(\[](?:ours|proposed)[)\]]", re.I)
 # the title of a card the Hugging Face trainer wrote: "# <name>" then "This model is a fine-tuned version of ..."
 # (medqa_l3_sft_trainer_card.md, medqa_l3_dpo_trainer_card.md)
@@ -173,6 +174,7 @@ def _subjects(body: str, parts: Segments, ids: list[str], links: list[tuple[str,
         clause = re.split(r"[,.;:]\s|\s(?:which|that|a|an|the)\s", flat[intro.start(1) : intro.start(1) + 120])[0]
         names += [name for _, name in models_in(clause)]
     names += [m.group(1) for m in _TRAINER_TITLE.finditer(body)]
+    names += _titled(body)
     for mark in _OURS.finditer(body):  # found from the rare mark backwards: linear in the text
         label = re.split(r"[|\n]", body[max(0, mark.start() - 80) : mark.start()])[-1].strip(" *|")
         if is_model_name(label):
@@ -185,6 +187,21 @@ def _subjects(body: str, parts: Segments, ids: list[str], links: list[tuple[str,
     if not names and len(ids) == 0 and len({f"{o}/{n}" for o, n in links}) == 1:
         names.append("/".join(links[0]))
     return _unique([n.strip(" *|`") for n in names if n.strip(" *|`")])
+
+
+def _titled(body: str) -> list[str]:
+    """The model a README or card is titled with: a first heading that is one model name, perhaps followed by a
+    subtitle ("# BioLLama LLM: Medical Reasoning Adapter": biollama_adapter_readme.md); a heading that is a
+    sentence or a benchmark names no subject."""
+    title = _TITLE.search(body[:3000])
+    if title is None:
+        return []
+    phrase = re.split(r":\s| [-–—] ", plain(title.group(1)), maxsplit=1)[0].strip(" *_")
+    found = models_in(phrase)
+    if len(found) != 1 or found[0][0] != 0:
+        return []
+    rest = phrase[len(found[0][1]) :].strip()
+    return [found[0][1]] if re.fullmatch(r"(?:(?:large )?language model|LLM|model)?", rest, re.I) else []
 
 
 def _labels_linked_to(body: str, org: str) -> list[str]:
@@ -237,15 +254,19 @@ def _unique(names: list[str]) -> list[str]:
 
 
 def _unique_claims(claims: list[ExtractedClaim]) -> list[ExtractedClaim]:
-    """One claim per model, metric, value and setting: a headline often restates a table cell, and a summary table
+    """One claim per model, metric, value and setting (but for a value written twice in one sentence): a headline
+    often restates a table cell, and a summary table
     restates the cells above it without their metric (multi_llm_ensemble_final_results.md): a claim with no metric
     or dataset of its own is the same as an earlier one of the same model and value that agrees where it says."""
-    seen: set[tuple[object, ...]] = set()
+    seen: dict[tuple[object, ...], str] = {}
     out: list[ExtractedClaim] = []
     for claim in claims:
         key = (words(claim.model), claim.dataset, claim.metric, claim.value, claim.task_variant, claim.setting)
-        if key not in seen and not any(_restates(claim, earlier) for earlier in out):
-            seen.add(key)
+        # but one sentence that writes a value twice states two results: "0.923 (95% CI, ...) 5 min in advance,
+        # 0.933 (...) versus 0.923 (...) 10 min in advance" (hpi_forward_backward_anesthesiology_abstract.md)
+        again = seen.get(key) == claim.evidence and not claim.evidence.startswith("|")
+        if (key not in seen or again) and not any(_restates(claim, earlier) for earlier in out):
+            seen[key] = claim.evidence
             out.append(claim)
     return out
 

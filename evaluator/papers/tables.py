@@ -34,6 +34,7 @@ _HUMAN_ROW = re.compile(r"^(?:human|physician|doctor|expert|clinician|random|cha
 _CELL_BOUND = re.compile(r"target|goal", re.I)
 
 
+_VALUE_HEADER = re.compile(r"^(?:scores?|values?|results?)$", re.I)
 _MODEL_HEADER = re.compile(r"^(?:models?|methods?|systems?|model names?|llms?|모델)$", re.I)
 _FIELDS = {
     "dataset": ("dataset", "benchmark", "task", "exam"),
@@ -104,10 +105,20 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
                 model, label = context.subjects[0], row[0] + " " + column
             else:
                 model, label = row[0], column
-            claim = _cell_claim(table, corner, label, model, cell, f"{table.lines[0]}\n{line}", percent_table, metric)
+            named = metric or _described_metric(row, column)
+            claim = _cell_claim(table, corner, label, model, cell, f"{table.lines[0]}\n{line}", percent_table, named)
             if claim is not None:
                 claims.append(claim)
     return claims
+
+
+def _described_metric(row: list[str], column: str) -> str | None:
+    """Under a plain value header ("Score", "Value", "Result"), the metric the row names, in its first cell or in
+    a cell describing it: "| NEET PG 2024 (Subset) | 72.7% | Zero-shot accuracy on ... |"
+    (biollama_adapter_readme.md)."""
+    if not _VALUE_HEADER.match(column.strip()):
+        return None
+    return metric_of(row[0]) or next((metric_of(c) for c in row[1:] if not _cell_number(c) and metric_of(c)), None)
 
 
 def _metric_column(columns: list[str]) -> int | None:
