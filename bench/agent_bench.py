@@ -19,7 +19,7 @@ import urllib.request
 from pathlib import Path
 
 import orjson
-from servers import benchtoward, ensure_database, requests_per_second
+from servers import ensure_database, requests_per_second, served
 
 TOOLS_LIST_TARGET = 20_000
 LLMS_TARGET = 8_000
@@ -46,17 +46,22 @@ def main() -> None:
     parser.add_argument("--models", type=int, default=50)
     parser.add_argument("--seconds", type=int, default=4)
     parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument(
+        "--pin", action="store_true", help="the server on core 0 and wrk on core 1, so neither takes the other's time"
+    )
     args = parser.parse_args()
     db = Path(tempfile.mkdtemp(prefix="benchtoward-agent-")) / "bench.db"
     ensure_database(db, args.models, ["clinicalqa@0", "vitaldb-ioh@0"])
-    with benchtoward(db) as url:
+    server_cpus, load_cpus = ("0", "1") if args.pin else (None, None)
+    with served(db, cpus=server_cpus) as (url, _):
         size, tools = asyncio.run(tools_list_chars(url))
         guide = llms_chars(url)
-        trivial = requests_per_second(f"{url}/healthz", args.connections, args.seconds)
+        trivial = requests_per_second(f"{url}/healthz", args.connections, args.seconds, cpus=load_cpus)
         lookup = requests_per_second(
-            f"{url}/v1/lookup?model=model-007&task=clinicalqa@0", args.connections, args.seconds
+            f"{url}/v1/lookup?model=model-007&task=clinicalqa@0", args.connections, args.seconds, cpus=load_cpus
         )
-    print(f"\n{args.connections} connections, {args.seconds} s each, {args.models} models x 2 tasks, wrk -t1")
+    pinning = ", server on core 0, wrk on core 1" if args.pin else ""
+    print(f"\n{args.connections} connections, {args.seconds} s each, {args.models} models x 2 tasks, wrk -t1{pinning}")
     print(f"  tools/list ({tools} tools)        {size:>9,} chars   (target <= {TOOLS_LIST_TARGET:,})")
     print(f"  /llms.txt                      {guide:>9,} chars   (target <= {LLMS_TARGET:,})")
     print(f"  trivial /healthz               {trivial:>9.0f} req/s")

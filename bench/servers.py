@@ -127,10 +127,12 @@ def ensure_wrk() -> str:
     return shutil.which("wrk") or "wrk"
 
 
-def requests_per_second(url: str, connections: int = 32, seconds: int = 8, threads: int = 1) -> float:
-    """wrk's Requests/sec for `url` (non-2xx responses make the run fail loudly)."""
+def requests_per_second(
+    url: str, connections: int = 32, seconds: int = 8, threads: int = 1, cpus: str | None = None
+) -> float:
+    """wrk's Requests/sec for `url` (non-2xx responses make the run fail loudly); `cpus` pins wrk (taskset)."""
     output = subprocess.run(
-        [ensure_wrk(), f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", url],
+        [*pinned(cpus), ensure_wrk(), f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", url],
         capture_output=True,
         text=True,
         check=True,

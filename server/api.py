@@ -4,6 +4,7 @@ CSV, beacon and file routes."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import urllib.parse
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -28,6 +29,7 @@ from web.bodies import json_body, parse_json, read_body
 JSON = "application/json"
 SMALL_FILE_BYTES = 1024 * 1024  # predictions files up to this size are read whole
 PARQUET = "application/vnd.apache.parquet"
+PARSED_REMEMBERED = 1024  # parsed queries kept per /v1 read route
 
 
 def json_response(model: BaseModel | dict[str, Any], status: int = 200) -> Response:
@@ -84,9 +86,15 @@ class OperationEndpoint:
     def __init__(self, entry: Operation, runtime: Runtime) -> None:
         self.entry = entry
         self.runtime = runtime
+        # the parsed query of a query string seen lately (an agent asks the same lookup again and again); a refused
+        # one is not kept, so it is refused again with the same message. Queries are read, never changed.
+        self.parsed = functools.lru_cache(maxsize=PARSED_REMEMBERED)(self.parse)
+
+    def parse(self, query_string: bytes, path: tuple[tuple[str, Any], ...]) -> BaseModel:
+        return self.entry.parse(query_values({"query_string": query_string, "path_params": dict(path)}))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        query = self.entry.parse(query_values(scope))
+        query = self.parsed(scope["query_string"], tuple(scope.get("path_params", {}).items()))
         # only a capability that counts reuse or limits its callers needs the visitor's hash
         visitor = caller(self.runtime, HTTPConnection(scope)) if self.entry.takes_visitor else Visitor.uncounted()
         result = await self.entry.call(self.runtime.registry, query, visitor)

@@ -282,3 +282,17 @@ async def test_a_request_typed_with_surrounding_spaces_is_found_again_by_lookup_
         assert lookup.json()["status"] == "requested" and lookup.json()["request_id"] == request_id, lookup.text
     repeat = await client.post("/v1/requests", json={"model": "acme/spaced-model", "task": DEMO})
     assert repeat.status_code == 200 and repeat.json()["request_id"] == request_id, repeat.text
+
+
+async def test_a_query_asked_again_gets_the_same_answer_and_a_refused_one_is_refused_again(
+    client: httpx.AsyncClient,
+) -> None:
+    """Parsed queries are remembered per route (an agent repeats its lookups); a refusal is never remembered."""
+    for _ in range(3):
+        refused = await client.get("/v1/lookup?model=acme/x&task=clinicalqa@0&bogus=1")
+        assert refused.status_code == 400 and "bogus" in refused.json()["message"]
+        found = await client.get("/v1/lookup?model=acme/x&task=clinicalqa@0")
+        assert found.status_code == 200 and found.json()["status"] == "not_evaluated"
+    await client.post("/v1/requests", json={"model": "acme/x", "task": "clinicalqa@0"})
+    moved = await client.get("/v1/lookup?model=acme/x&task=clinicalqa@0")
+    assert moved.json()["status"] == "requested"  # the same query string, a new answer: only the parse is kept
