@@ -47,7 +47,8 @@ from evaluator.timing import Timings
 from store import Store
 from store import tasks as task_store
 from tests.llama_engine import MODEL_ID, TASK, Engine, engine_task, installed, missing_reason
-from tools.evaluate import EvalRequest, evaluate
+from tools.eval_plan import EvalRequest
+from tools.evaluate import evaluate
 from tools.registry import Registry
 from tools.seed import sync_specs
 

@@ -30,7 +30,8 @@ from servers import ROOT, free_port
 
 from evaluator.timing import Timings
 from store import Store
-from tools.evaluate import EvalRequest, evaluate
+from tools.eval_plan import EvalRequest
+from tools.evaluate import evaluate
 from tools.registry import Registry
 from tools.seed import sync_specs
 

@@ -13,7 +13,8 @@ from server.cli_support import add_settings, run_with_registry
 from server.progress import ProgressBar
 from server.settings import Settings
 from tools import data_check
-from tools.evaluate import EvalOutcome, EvalRequest, evaluate
+from tools.eval_plan import EvalOutcome, EvalRequest
+from tools.evaluate import evaluate
 from tools.models import ModelSpec, add_model
 from tools.registry import Registry
 from web.bodies import validate

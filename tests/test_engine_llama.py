@@ -41,7 +41,8 @@ from tests.llama_engine import (
     missing_reason,
     prompt_of,
 )
-from tools.evaluate import EvalOutcome, EvalRequest, evaluate
+from tools.eval_plan import EvalOutcome, EvalRequest
+from tools.evaluate import evaluate
 from tools.models import ModelSpec, add_model
 from tools.registry import Registry
 

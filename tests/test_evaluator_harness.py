@@ -14,7 +14,8 @@ from evaluator.specs import load_task_files
 from store import runs as run_store
 from tests.fake_llm import FakeLLM, Reply, Script
 from tools import leaderboard
-from tools.evaluate import EvalRequest, evaluate
+from tools.eval_plan import EvalRequest
+from tools.evaluate import evaluate
 from tools.models import ModelSpec, add_model
 from tools.registry import Registry
 

@@ -13,8 +13,8 @@ from evaluator.adapters import ItemOutput
 from server.settings import Settings
 from store import runs as run_store
 from store.runs import Run
-from tools.evaluate import SAVE_SECONDS, ItemSaver
 from tools.registry import Registry
+from tools.run_claims import SAVE_SECONDS, ItemSaver
 
 pytestmark = pytest.mark.anyio
 

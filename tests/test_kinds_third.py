@@ -31,7 +31,8 @@ from tests.short_answer_kind import ShortAnswer, matches, read_questions
 from tests.test_web_browser import CHROMIUM, LAUNCH_ARGS, PERSON
 from tools import data_check
 from tools.errors import BadRequest
-from tools.evaluate import EvalRequest, evaluate
+from tools.eval_plan import EvalRequest
+from tools.evaluate import evaluate
 from tools.maintainers import Actor
 from tools.models import ModelSpec, add_model
 from tools.publishing import NewTaskVersion, add_task_version

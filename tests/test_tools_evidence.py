@@ -18,7 +18,8 @@ from server.settings import Settings
 from store import results as result_store
 from tests.populate import HARI
 from tools.errors import BadRequest, ModelNotFound
-from tools.evaluate import EvalRequest, evaluate
+from tools.eval_plan import EvalRequest
+from tools.evaluate import evaluate
 from tools.evidence import ListEvidenceQuery, agreement, import_evidence, list_evidence
 from tools.evidence_formats import read_evidence_file
 from tools.leaderboard import LeaderboardQuery, leaderboard

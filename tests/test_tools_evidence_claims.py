@@ -23,7 +23,8 @@ from tests.conftest import running
 from tests.review_support import make_maintainer
 from tests.test_review_auth import log_in
 from tools import reading
-from tools.evaluate import EvalRequest, evaluate
+from tools.eval_plan import EvalRequest
+from tools.evaluate import evaluate
 from tools.evidence import ListEvidenceQuery, evidence_beside, import_evidence, list_evidence
 from tools.evidence_claims import map_evidence, mapping_by_items
 from tools.leaderboard import LeaderboardQuery, leaderboard

@@ -16,7 +16,8 @@ import yaml
 
 from server.settings import Settings
 from tools.errors import Conflict
-from tools.evaluate import EvalRequest, evaluate
+from tools.eval_plan import EvalRequest
+from tools.evaluate import evaluate
 from tools.export_files import export_result
 from tools.exports import ExportResultQuery, export_eee
 from tools.registry import Registry

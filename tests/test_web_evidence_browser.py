@@ -16,7 +16,8 @@ from server.settings import Settings
 from store import Store
 from tests.conftest import LiveServer
 from tests.test_web_browser import ARTIFACTS, AXE, CHROMIUM, PERSON, axe_violations, browser  # noqa: F401 (fixture)
-from tools.evaluate import EvalRequest, evaluate
+from tools.eval_plan import EvalRequest
+from tools.evaluate import evaluate
 from tools.evidence import import_evidence
 from tools.registry import Registry
 from tools.seed import sync_specs

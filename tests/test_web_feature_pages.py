@@ -23,7 +23,8 @@ from server.settings import Settings
 from store import Store
 from tests.conftest import running
 from tests.populate import HARI, MAJORITY, MEDGEMMA, PENDING, populate
-from tools.evaluate import EvalRequest, evaluate
+from tools.eval_plan import EvalRequest
+from tools.evaluate import evaluate
 from tools.insights import roc_curve
 from tools.registry import Registry
 from tools.seed import sync_specs

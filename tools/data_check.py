@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from tools.errors import BadRequest
-from tools.evaluate import EvalRequest, data_location, spec_of
+from tools.eval_plan import EvalRequest, data_location, spec_of
 from tools.refs import resolve_task
 from tools.registry import Registry
 from tools.schemas import Shape

@@ -31,11 +31,8 @@ from tools.eval_outputs import PredictionsNotWritten, bundle_for, compute, off_l
 from tools.eval_plan import (
     EvalOutcome,
     EvalRequest,
-    Outcome,
     Plan,
-    chat_config,
     data_location,
-    default_model_id,
     partial_config,
     plan_model,
     spec_of,
@@ -44,26 +41,10 @@ from tools.refs import resolve_task
 from tools.registry import Registry
 from tools.results import detail
 from tools.run_claims import (
-    SAVE_SECONDS,
     Heartbeat,
-    ItemSaver,
     claim,
     owner_id,
 )
-
-__all__ = [  # what other modules import from here (the request, its outcome, and the claim helpers they read)
-    "SAVE_SECONDS",
-    "EvalOutcome",
-    "EvalRequest",
-    "ItemSaver",
-    "Outcome",
-    "Plan",
-    "chat_config",
-    "data_location",
-    "default_model_id",
-    "evaluate",
-    "spec_of",
-]
 
 
 def existing_outcome(registry: Registry, key: str) -> EvalOutcome | None:

@@ -22,7 +22,8 @@ from store import models as model_store
 from store.jobs import Job
 from tools.audit import append
 from tools.errors import AppError
-from tools.evaluate import EvalOutcome, EvalRequest, evaluate
+from tools.eval_plan import EvalOutcome, EvalRequest
+from tools.evaluate import evaluate
 from tools.maintainers import Actor
 from tools.registry import Registry
 

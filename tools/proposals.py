@@ -39,7 +39,7 @@ from store.models import Model
 from store.proposals import NewProposal
 from store.tasks import Task
 from tools.errors import BadRequest, ModelNotFound
-from tools.evaluate import EvalRequest, chat_config, data_location, default_model_id, spec_of
+from tools.eval_plan import EvalRequest, chat_config, data_location, default_model_id, spec_of
 from tools.lookup import LookupQuery, lookup
 from tools.proposal_subjects import Subject, claims_of, subject_of
 from tools.registry import Registry

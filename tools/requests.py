@@ -27,7 +27,7 @@ from store.requests import EvaluationRequest, NewRequest
 from store.tasks import Task
 from tools.audit import append
 from tools.errors import AppError
-from tools.evaluate import default_model_id
+from tools.eval_plan import default_model_id
 from tools.lookup import LookupQuery, LookupStatus, lookup
 from tools.maintainers import Actor
 from tools.proposal_subjects import repo_parts
