@@ -293,7 +293,11 @@ def test_axe_finds_no_violation_on_any_page_type(
     assert not found, "\n".join(f"{path}: {violations}" for path, violations in found.items())
 
 
-@pytest.mark.parametrize("size", [(360, 740), *SIZES, (1440, 900)], ids=lambda s: f"{s[0]}x{s[1]}")
+# a tablet upright and on its side: between the phone's cards and the desktop's tables (the catalog overflowed at 768)
+TABLETS = [(768, 1024), (1024, 768)]
+
+
+@pytest.mark.parametrize("size", [(360, 740), *SIZES, *TABLETS, (1440, 900)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_no_page_overflows_and_no_cell_or_plot_is_clipped(
     page: Page, site: tuple[LiveServer, dict[str, str]], size: tuple[int, int]
 ) -> None:
