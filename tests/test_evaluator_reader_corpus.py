@@ -36,12 +36,11 @@ CORPUS = Path(__file__).parent / "data" / "reader_corpus"
 # 96.2% (the moved files alone 97.4%, 100.0%, 100.0%). test is empty until the fresh split is measured, and its
 # floor is set then
 FLOOR = {
-    "dev": {"claim_recall": 0.854, "claim_precision": 0.995, "model_recall": 0.96},
-    "test": {
-        "claim_recall": 0.5,
-        "claim_precision": 0.21,
-        "model_recall": 0.86,
-    },  # the fresh split, first measured 2026-12-01
+    # dev with the spent fresh split in it (105 files): 83.8%, 89.8%, 94.8% before any rule was changed for it
+    "dev": {"claim_recall": 0.837, "claim_precision": 0.897, "model_recall": 0.947},
+    # the first fresh split read at 50.0%, 21.1%, 86.7% when measured once, and was declared spent and moved to dev
+    # the same day; the second fresh split's floor is set when it is first measured
+    "test": {"claim_recall": 0.0, "claim_precision": 0.0, "model_recall": 0.0},
 }
 
 
