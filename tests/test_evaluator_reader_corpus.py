@@ -36,8 +36,10 @@ CORPUS = Path(__file__).parent / "data" / "reader_corpus"
 # 96.2% (the moved files alone 97.4%, 100.0%, 100.0%). test is empty until the fresh split is measured, and its
 # floor is set then
 FLOOR = {
-    # dev with the spent fresh split in it (105 files): 83.8%, 89.8%, 94.8% before any rule was changed for it
-    "dev": {"claim_recall": 0.837, "claim_precision": 0.897, "model_recall": 0.947},
+    # dev with the spent fresh split in it (105 files): 83.8%, 89.8%, 94.8% before any rule was changed for it;
+    # 85.1%, 98.6%, 95.2% after tables without outer pipes or line breaks, rank, cost and training-log columns,
+    # plural metric names, labelled intervals and the model a card's model was fine-tuned from
+    "dev": {"claim_recall": 0.851, "claim_precision": 0.985, "model_recall": 0.951},
     # the first fresh split read at 50.0%, 21.1%, 86.7% when measured once, and was declared spent and moved to dev
     # the same day; the second fresh split's floor is set when it is first measured
     "test": {"claim_recall": 0.0, "claim_precision": 0.0, "model_recall": 0.0},

@@ -31,8 +31,10 @@ MAX_EVIDENCE = 600
 _NUMBER = re.compile(
     r"(?<![\w./#-])(?<![^%],)(-?(?:\d{1,3}(?:,\d{3})+|\d{1,6})(?:\.\d{1,6})?|-?\.\d{1,6})(?![\d,]\d)( ?%)?"
 )
+# the interval's label as abstracts write it: "(95% CI 0.86-0.88)", "(95% CI: ...)", "(95% confidence interval (CI)
+# ...)", "(95% confidence interval, CI, 0.86 to 0.88)" (lepmap_ioh_linear_extrapolation_abstract.md)
 _CI = re.compile(
-    r"^[ ,;]{0,2}[(\[]? ?(?:(?:95|90|99) ?% ?(?:CI|confidence intervals?)(?: ?\(CI\))?[:,]? ?)?"
+    r"^[ ,;]{0,2}[(\[]? ?(?:(?:95|90|99) ?% ?(?:CI|confidence intervals?)(?: ?\(CI\)|, ?CI,?)?[:,=]? ?)?"
     r"(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?(?:-|–|—|to|,) ?(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?[)\]]"
 )
 _AGGREGATE = re.compile(
@@ -296,10 +298,18 @@ def _distinct(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
+# the model a text's subject was made from is not what its next sentences are about: "This model is a fine-tuned
+# version of X on an unknown dataset. It achieves ... Accuracy: 0.4002" (medqa_linkbert_trainer_card_raw.md)
+_MADE_FROM = re.compile(
+    r"\b(?:fine-?tuned (?:version )?(?:of|from)|based on|built (?:on|upon)|initiali[sz]ed from)\W{0,4}$", re.I
+)
+
+
 def _remember_model(sentence: str, models: list[tuple[int, str]], context: Context) -> None:
-    if models:
-        context.last_model = models[0][1]
-        context.named += [name for _, name in models]
+    told = [(p, n) for p, n in models if not _MADE_FROM.search(sentence[max(0, p - 40) : p])]
+    if told:
+        context.last_model = told[0][1]
+    context.named += [name for _, name in models]
     for position, name in models:
         if re.match(r"^[\w.+ -]{0,60}? model\b", sentence[position : position + len(name) + 8]):
             context.called_model = name

@@ -96,7 +96,8 @@ METRIC_WORDS = (
 )
 _METRIC = re.compile(
     # a Korean particle may follow ("정답률은", "정답률로": gpt4_korean_medicine_exam_news_ko.md)
-    r"(?<![\w-])(?:" + "|".join(f"(?P<m{i}>{p})" for i, (_, p) in enumerate(METRIC_WORDS)) + r")(?![A-Za-z0-9_-])",
+    # a plural counts ("ROC AUCs ... were 0.87, 0.81 and 0.69": lepmap_ioh_linear_extrapolation_abstract.md)
+    r"(?<![\w-])(?:" + "|".join(f"(?P<m{i}>{p})" for i, (_, p) in enumerate(METRIC_WORDS)) + r")s?(?![A-Za-z0-9_-])",
     re.I,
 )
 _FAMILIES = re.compile(

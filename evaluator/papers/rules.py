@@ -30,7 +30,7 @@ from evaluator.papers.mapping import TaskCatalog, apply_mapping
 from evaluator.papers.names import benchmarks_in, defined_names, is_model_name, models_in
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.scoring import words
-from evaluator.papers.segment import Segments, plain, segment
+from evaluator.papers.segment import Segments, plain, segment, with_line_breaks
 from evaluator.papers.tables import table_claims
 from evaluator.papers.vocabulary import IOH_PATTERN
 
@@ -63,7 +63,7 @@ _TITLE = re.compile(r"(?m)^# ([^\n]{2,120})$")
 _OURS = re.compile(r"[(\[](?:ours|proposed)[)\]]", re.I)
 # the title of a card the Hugging Face trainer wrote: "# <name>" then "This model is a fine-tuned version of ..."
 # (medqa_l3_sft_trainer_card.md, medqa_l3_dpo_trainer_card.md)
-_TRAINER_TITLE = re.compile(r"(?m)^#{0,2} ?([A-Za-z0-9][\w.-]{1,95})[ \t]*\n+This model is a fine-tuned version of")
+_TRAINER_TITLE = re.compile(r"(?m)^#{0,2} ?([A-Za-z0-9][\w.-]{1,95})[ \t]*\n*This model is a fine-tuned version of")
 # a text that is itself a meta-analysis or a systematic review reports pooled estimates over many models: a value
 # it gives without naming a model is not one model's result (ioh_ml_meta_analysis_summary.md: "The area under the
 # ROC curve (AUROC) was 0.83"; usmle_llm_systematic_review_medrxiv_abstract.md)
@@ -93,7 +93,7 @@ class RuleExtractor:
 
 def read_rules(text: str) -> Extraction:
     """Everything the rules find in `text`, before mapping."""
-    text = without_comments(text[:MAX_TEXT])
+    text = with_line_breaks(without_comments(text[:MAX_TEXT]))
     matter = read_front_matter(text)
     body = text[matter.end :]
     parts = segment(body)

@@ -34,6 +34,10 @@ _SENTENCE_END = re.compile(
 _PARAGRAPH = re.compile(
     r"\n[ \t]*\n|\n(?=[ \t]{0,8}(?:[-*+\u2022\u25b2]|\d{1,2}[.)]|#{1,6}) )|\n(?=[A-Z][A-Za-z ]{2,30}:)"
 )
+# a delimiter row of two columns or more ("---|---", "|:--|--:|"); YAML's "--- |" in a card's code view is none
+_DELIMITER_ROW = re.compile(
+    r"^[ \t]{0,3}\|?[ \t]{0,4}:?-{3,80}:?[ \t]{0,4}(?:\|[ \t]{0,4}:?-{3,80}:?[ \t]{0,4}){1,63}\|?[ \t]{0,4}$"
+)
 _CAPTION_START = re.compile(r"^(?:\*{0,2}|_)?(?:table|caption|표)\b", re.I)
 
 
@@ -65,12 +69,13 @@ def segment(text: str) -> Segments:
     prose: list[str] = []
     index = 0
     while index < len(lines):
-        if not _is_table_line(lines[index]):
+        bare = _opens_bare_table(lines, index)
+        if not (bare or _is_table_line(lines[index])):
             prose.append(lines[index])
             index += 1
             continue
         start = index
-        while index < len(lines) and _is_table_line(lines[index]):
+        while index < len(lines) and (_is_table_line(lines[index]) or (bare and _is_bare_row(lines[index]))):
             index += 1
         block = [line for line in lines[start:index] if not _is_separator(line)][: MAX_ROWS + 1]
         if len(block) >= 2:
@@ -92,12 +97,57 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in found if s.strip()]
 
 
+# a pipe table whose line breaks were lost, its delimiter row inside a line: "| Epoch | Step | Accuracy | |:---:|:---:|
+# :---:| | 1.0 | 318 | 0.3553 | | 2.0 | ..." (medqa_linkbert_trainer_card_raw.md, a card copied as one line)
+_INLINE_DELIMITER = re.compile(r"\|[ \t]{0,4}(?:\|[ \t]{0,2}:?-{3,80}:?[ \t]{0,2}){2,64}\|")
+
+
+def unflattened(line: str) -> list[str]:
+    """A line holding a whole pipe table, as the table's own lines (header, delimiter, rows) between the text
+    before and after it; any other line as it is."""
+    match = _INLINE_DELIMITER.search(line)
+    if match is None or match.start() == 0:
+        return [line]
+    width = match.group(0).count("-|") + match.group(0).count(":|")
+    before = line[: match.start() + 1].split("|")
+    if len(before) < width + 2:
+        return [line]
+    header = "|" + "|".join(before[-width - 1 : -1]) + "|"
+    cells = line[match.end() :].split("|")
+    rows, at = [], 0
+    while at + width < len(cells) and not cells[at].strip() and len(" ".join(cells[at : at + width + 1])) < 600:
+        rows.append("|" + "|".join(cells[at + 1 : at + width + 1]) + "|")
+        at += width + 1
+    rest = "|".join(cells[at:]) if at < len(cells) else ""
+    text_before = "|".join(before[: -width - 1])
+    return [text_before, "", header, "|" + "---|" * width, *rows, "", rest]
+
+
+# a Markdown page whose line breaks were lost keeps its heading and list marks inside one long line: "... evaluation
+# set: - Loss: 1.4462 - Accuracy: 0.4002 ## Model description ..." (medqa_linkbert_trainer_card_raw.md)
+_FLAT_HEADING = re.compile(r"(?<=\S) (?=#{1,6} [A-Za-z])")
+_FLAT_ITEM = re.compile(r"(?<=\S) (?=- [A-Za-z][\w ]{0,40}: )")
+
+
+def with_line_breaks(text: str) -> str:
+    """A text whose long lines hold several Markdown headings, those lines broken before each heading and
+    "- key: value" item; any other text as it is."""
+    if max(map(len, text.splitlines()), default=0) < 400:
+        return text
+    return "\n".join(
+        _FLAT_ITEM.sub("\n", _FLAT_HEADING.sub("\n\n", line))
+        if len(line) >= 400 and len(_FLAT_HEADING.findall(line)) >= 2
+        else line
+        for line in text.splitlines()
+    )
+
+
 def _lines(text: str) -> list[str]:
     """Lines, with fenced CSV blocks turned into Markdown tables and other fenced code left out."""
     out: list[str] = []
     fence: str | None = None
     block: list[str] = []
-    for line in text.splitlines():
+    for line in (piece for whole in text.splitlines() for piece in unflattened(whole)):
         match = _FENCE.match(line)
         if fence is None and match:
             fence, block = match.group(2).lower() or "code", []
@@ -117,13 +167,25 @@ def _is_table_line(line: str) -> bool:
     return len(stripped) <= MAX_LINE and stripped.startswith("|") and stripped.count("|") >= 2
 
 
+def _opens_bare_table(lines: list[str], index: int) -> bool:
+    """A pipe table written without its outer pipes, as GitHub allows: "Model | Accuracy" over "---|---"
+    (medqa_leaderboard_aihealthinstitute_ci_table.md, a rendered leaderboard page)."""
+    nxt = index + 1
+    return nxt < len(lines) and _is_bare_row(lines[index]) and bool(_DELIMITER_ROW.match(lines[nxt]))
+
+
+def _is_bare_row(line: str) -> bool:
+    return 0 < len(line.strip()) <= MAX_LINE and "|" in line
+
+
 def _is_separator(line: str) -> bool:
     stripped = line.strip()
     return "-" in stripped and not stripped.strip("|:- \t")
 
 
 def _cells(line: str) -> list[str]:
-    stripped = line.strip()[1:]
+    stripped = line.strip()
+    stripped = stripped[1:] if stripped.startswith("|") else stripped
     stripped = stripped[:-1] if stripped.endswith("|") else stripped
     return [plain(cell) for cell in stripped.split("|", MAX_COLUMNS)[:MAX_COLUMNS]]
 

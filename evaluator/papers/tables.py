@@ -26,6 +26,13 @@ _SKIP_COLUMNS = re.compile(
     r"status|target|duration|phase|aspect|vram.{0,8}|training time)$",
     re.I,
 )
+# a column of what a result cost or how it was run, not how well: "Input $/1M", "Price", "Latency (s)", "Tokens/s",
+# "Params (B)", "Context" (leaderboards beside their scores: medqa_leaderboard_aihealthinstitute_ci_table.md)
+_COST_COLUMN = re.compile(
+    r"\$|€|\bprices?\b|\bcosts?\b|\busd\b|/ ?1?m\b|\bper (?:1m|million|1k)\b|\blatency\b|\bthroughput\b|tokens? ?/ ?s|"
+    r"\bspeed\b|\bparams?\b|\bparameters\b|\bloss\b|\bcontext (?:length|window)\b|\bdate\b",
+    re.I,
+)
 # a first column of reference answers or opponents: "| Ref. response | Win rate |" rows GPT-4, Claude-2 are what the
 # model named above the table was compared against, not models with those values (medical_llama2_gpt4_judge_*.md)
 _REFERENCE_CORNER = re.compile(r"^(?:ref(?:erence)?\b|vs\.?$|versus|against|opponents?|compared (?:to|with))", re.I)
@@ -67,10 +74,41 @@ def _long_claims(table: Table) -> list[ExtractedClaim] | None:
     return claims
 
 
+# a training log, one row per epoch or step ("| Training Loss | Epoch | Step | Validation Loss | Accuracy |", the
+# table every Hugging Face trainer card writes): its rows are checkpoints, the card states the result in prose
+# (medqa_l3_dpo_trainer_card.md, medqa_linkbert_trainer_card_raw.md)
+_LOG_COLUMN = re.compile(r"^(?:epochs?|steps?|global step|iterations?)$", re.I)
+_RANK_COLUMN = re.compile(r"^(?:#|no\.?|rank(?:ing)?|pos(?:ition)?|place)$", re.I)
+
+
+def _is_training_log(table: Table) -> bool:
+    names = [cell.strip() for cell in table.header]
+    return any(_LOG_COLUMN.match(n) for n in names) and any(re.search(r"\bloss\b", n, re.I) for n in names)
+
+
+def _without_rank_columns(table: Table) -> Table:
+    """The table without its rank columns: "| # | Model | Accuracy |" over "| 1 | o3-mini | 95.19% |" is ranked
+    by its first column (medqa_leaderboard_aihealthinstitute_ci_table.md, leaderboards in general)."""
+    drop = [
+        i
+        for i, name in enumerate(table.header)
+        if _RANK_COLUMN.match(name.strip())
+        and all(re.fullmatch(r"\d{1,4}\.?|", row[i].strip()) for row in table.rows if i < len(row))
+    ]
+    if not drop:
+        return table
+
+    def kept(cells: list[str]) -> list[str]:
+        return [cell for i, cell in enumerate(cells) if i not in drop]
+
+    return Table(kept(table.header), [kept(row) for row in table.rows], table.lines, table.caption)
+
+
 def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     """One claim per numeric result cell, by row and column header."""
-    if not table.header:
+    if not table.header or _is_training_log(table):
         return []
+    table = _without_rank_columns(table)
     long = _long_claims(table)
     if long is not None:
         return long
@@ -171,7 +209,7 @@ def _cell_claim(
     metric: str | None = None,
 ) -> ExtractedClaim | None:
     raw = _cell_number(cell)
-    if raw is None or _SKIP_COLUMNS.match(label.strip()) or not model.strip():
+    if raw is None or _SKIP_COLUMNS.match(label.strip()) or _COST_COLUMN.search(label) or not model.strip():
         return None
     metric = metric or metric_of(label) or metric_of(corner) or metric_of(table.caption)
     dataset = canonical_dataset(benchmark_of(label) or benchmark_of(corner) or benchmark_of(table.caption))

@@ -1,0 +1,97 @@
+"""Layouts real pages come in, written here in forms the corpus does not hold, so that each rule is shown to be
+about the layout and not about one file: a table without its outer pipes, a table whose line breaks were lost, a
+ranked leaderboard with interval and price columns, a trainer's per-epoch log, plural metric names before a list
+of values, and the model a card's model was fine-tuned from."""
+
+from __future__ import annotations
+
+import asyncio
+
+from evaluator.papers import PaperRecord, RuleExtractor
+from evaluator.papers.segment import segment, unflattened, with_line_breaks
+
+
+def read_text(text: str) -> PaperRecord:
+    return asyncio.run(RuleExtractor().extract(text, source="inline"))
+
+
+def found(record: PaperRecord) -> set[tuple[str | None, str | None, float | None]]:
+    return {(c.model, c.metric, c.value) for c in record.claims}
+
+
+LEADERBOARD = """## PubMedQA leaderboard
+
+Rank | Model | Accuracy (%) | 95% CI | Input $/1M | Output $/1M | Params
+:---|:---|---:|:---:|---:|---:|---:
+1 | Qwen2.5-72B-Instruct | 78.4 | 76.1 - 80.6 | 0.9 | 0.9 | 72
+2 | Mistral-Large-2407 | 74.0 | 71.6 - 76.3 | 2 | 6 | 123
+3 | Phi-3-medium | 69.2 | 66.7 - 71.6 | 0.14 | 0.14 | 14
+"""
+
+
+def test_a_ranked_leaderboard_without_outer_pipes_gives_one_score_per_model_and_nothing_from_its_other_columns() -> (
+    None
+):
+    assert found(read_text(LEADERBOARD)) == {
+        ("Qwen2.5-72B-Instruct", "accuracy", 0.784),
+        ("Mistral-Large-2407", "accuracy", 0.74),
+        ("Phi-3-medium", "accuracy", 0.692),
+    }
+
+
+def test_yaml_front_matter_dashes_in_a_line_with_a_pipe_open_no_table() -> None:
+    assert segment("name: x |\n--- |\nlicense: mit |\n").tables == []
+
+
+def test_a_table_whose_line_breaks_were_lost_is_cut_back_into_its_rows() -> None:
+    line = (
+        "Results below. | Model | MedQA | MedMCQA | |---|---|---| | Meditron-7B | 52.0 | 59.2 | "
+        "| BioMistral-7B | 50.6 | 48.1 | Done."
+    )
+    pieces = unflattened(line)
+    assert pieces[2:7] == [
+        "| Model | MedQA | MedMCQA |",
+        "|---|---|---|",
+        "| Meditron-7B | 52.0 | 59.2 |",
+        "| BioMistral-7B | 50.6 | 48.1 |",
+        "",
+    ]
+    assert pieces[0] == "Results below. " and "Done." in pieces[-1]
+    assert unflattened("a | b | c") == ["a | b | c"]
+
+
+CARD = (
+    "# mimic-sepsis-bert This model is a fine-tuned version of [emilyalsentzer/Bio_ClinicalBERT]"
+    "(https://huggingface.co/emilyalsentzer/Bio_ClinicalBERT) on an unknown dataset. It achieves the following "
+    "results on the evaluation set: - Loss: 0.3121 - F1: 0.8412 ## Model description More information needed "
+    "## Training procedure ### Training hyperparameters The following hyperparameters were used during training: "
+    "- learning_rate: 2e-05 - train_batch_size: 16 - seed: 7 - num_epochs: 3 ### Training results | Training Loss "
+    "| Epoch | Step | Validation Loss | F1 | |:---:|:---:|:---:|:---:|:---:| | 0.41 | 1.0 | 500 | 0.35 | 0.80 | "
+    "| 0.30 | 2.0 | 1000 | 0.32 | 0.83 | | 0.22 | 3.0 | 1500 | 0.31 | 0.8412 | ### Framework versions - "
+    "Transformers 4.40.0"
+)
+
+
+def test_a_trainer_card_copied_as_one_line_gives_its_evaluation_result_to_the_card_model_and_none_of_its_log() -> None:
+    assert with_line_breaks(CARD).count("\n") >= 8
+    record = read_text(CARD)
+    assert found(record) == {("mimic-sepsis-bert", "f1", 0.8412)}
+    assert "mimic-sepsis-bert" in {m.name for m in record.models}
+
+
+def test_a_training_log_table_in_an_ordinary_card_gives_no_claims() -> None:
+    text = (
+        "# Training results\n\n| Epoch | Training Loss | Validation Loss | Accuracy |\n|---|---|---|---|\n"
+        "| 1 | 0.9 | 0.8 | 0.61 |\n| 2 | 0.7 | 0.75 | 0.66 |\n"
+    )
+    assert read_text(text).claims == []
+
+
+def test_plural_metric_names_before_a_list_of_values_with_labelled_intervals_give_each_value() -> None:
+    sentence = (
+        "For SepsisNet, AUROCs at 6, 12 and 24 h before onset were 0.91 (95% confidence interval, CI, 0.89 to "
+        "0.93), 0.88 (95% CI, 0.86 to 0.90) and 0.84 (95% CI, 0.81 to 0.86), respectively."
+    )
+    record = read_text(sentence)
+    assert found(record) == {("SepsisNet", "auroc", 0.91), ("SepsisNet", "auroc", 0.88), ("SepsisNet", "auroc", 0.84)}
+    assert {c.value: c.ci for c in record.claims}[0.91] == [0.89, 0.93]
