@@ -246,7 +246,7 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
     for match in _ACRONYM_MODEL.finditer(text):
         for group in (1, 2, 3):
             name = match.group(group)
-            if name and not _NOT_MODELS.match(name.split(" ")[0]) and not _is_benchmark_or_metric(name):
+            if name and not _NOT_MODELS.match(name.split(" ")[0]) and not is_benchmark_or_metric(name):
                 take(match, name, group)
     for match in _HANGUL_LED.finditer(text):  # "챗GPT는", "펍메드GPT는" (chatgpt_usmle_zdnet_ko.md)
         if is_model_name(match.group(2)):
@@ -254,9 +254,13 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
     for match in _CANDIDATE.finditer(text):
         # "three LLMs-GPT-4o, Claude 3.5 Sonnet" (kmle_three_llms_abstract.md): the name after the dash
         name = re.sub(r"^(?:LLMs?|models?)-", "", match.group(1).rstrip(".-+"), flags=re.I)
-        if not covered[match.start()] and is_model_name(name):
+        chrome = _PAGE_CHROME.match(text, match.end(1))  # "sid321axn's picture": a user on a copied page
+        if not covered[match.start()] and is_model_name(name) and chrome is None:
             take(match, name)
     return sorted(found)
+
+
+_PAGE_CHROME = re.compile(r"'s (?:picture|avatar|profile|photo)\b")
 
 
 @lru_cache(maxsize=4096)
@@ -264,7 +268,7 @@ def is_model_name(name: str) -> bool:
     """Whether a written name has the shape of a model name (see the module docstring)."""
     name = name.strip()
     first = name.split(" ", 1)[0]
-    if not name or len(name) > 120 or _NOT_MODELS.match(first) or _is_benchmark_or_metric(name):
+    if not name or len(name) > 120 or _NOT_MODELS.match(first) or is_benchmark_or_metric(name):
         return False
     if "/" in name:
         org, _, rest = name.partition("/")
@@ -285,8 +289,16 @@ def is_model_name(name: str) -> bool:
     return inner_capital or hyphen_caps or bool(_FAMILIES.match(name))
 
 
-def _is_benchmark_or_metric(name: str) -> bool:
+def is_benchmark_or_metric(name: str) -> bool:
     head = name.split("-", 1)[0]
     found = benchmark_pattern().fullmatch(name) or _METRIC.fullmatch(name) or _METRIC.fullmatch(name[:-1])
     variant = "-" in name and benchmark_pattern().fullmatch(head) is not None  # "MedQA-U...", a benchmark variant
-    return found is not None or variant or bool(re.fullmatch(r"(?:MIMIC|eICU|HiRID)[\w-]*|[A-Z]{1,2}\d{0,2}|\d+", name))
+    # a name built like a benchmark's is one, catalogued or not: "MedAgentBench", "CURE-Bench", "HealthBench",
+    # "KorMedMCQA-V"; not "...QA" ("GrapeQA" is a model) (medagentbench_sara_rank_parameters_readme.md)
+    shaped = bool(re.search(r"(?:Bench|Benchmark|MCQA|Eval|Arena)(?:[ -]?v?\d{1,2}(?:\.\d)?|-[A-Z])?$", name))
+    return (
+        found is not None
+        or variant
+        or shaped
+        or bool(re.fullmatch(r"(?:MIMIC|eICU|HiRID)[\w-]*|[A-Z]{1,2}\d{0,2}|\d+", name))
+    )

@@ -120,12 +120,26 @@ _POINTS = re.compile(r"^점(?!대| ?(?:높|낮|차이|상승|하락|향상|더|�
 _OPERATING_AFTER = re.compile(r"^ ?(?:sensitivity|specificity|recall|precision|PPV|NPV|FPR)\b", re.I)
 
 
+# three numbers or more with only spaces between them are cells of a table rendered as text (a trainer card's
+# "Training Loss Epoch Step Validation Loss Accuracy" log copied from its page:
+# bio_clinicalbert_medicalcondition_trainer_card.md, ontomedqa_medmcqa_trainer_card.md); prose puts words or commas
+# between its values
+_IN_A_ROW_OF_NUMBERS = re.compile(r"^[ \t]-?\d[\d.]*%?[ \t]-?\.?\d")
+_IN_A_ROW_OF_NUMBERS_BEFORE = re.compile(r"\d[ \t]-?\d[\d.]*%?[ \t]$")
+
+
 def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     """Whether the number `match` (group 1 the digits, group 2 a percent sign) is something other than a result."""
     written, start, end = match.group(1), match.start(), match.end()
     before, after = sentence[max(0, start - 30) : start], sentence[end : end + 30]
     if "," in written or _UNIT_AFTER.match(after) or _NOT_BEFORE.search(before) or _RANGE.search(before):
         return True
+    if (
+        _IN_A_ROW_OF_NUMBERS.match(after)
+        or _IN_A_ROW_OF_NUMBERS_BEFORE.search(before)
+        or (re.search(r"\d %?[ \t]$", before) and re.match(r"^[ \t]-?\.?\d", after))
+    ):
+        return True  # a table row set out without pipes: "0.8002 1.0 1772 0.6327 0.7759"
     listed = _LISTED_AFTER.match(after)  # "5, 10, and 15 min in advance": the unit after the list is each one's
     if listed and _UNIT_AFTER.match(after[listed.end() :]):
         return True

@@ -27,7 +27,7 @@ from evaluator.papers.identifiers import (
     read_front_matter,
 )
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
-from evaluator.papers.names import benchmarks_in, defined_names, is_model_name, models_in
+from evaluator.papers.names import benchmarks_in, defined_names, is_benchmark_or_metric, is_model_name, models_in
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.scoring import words
 from evaluator.papers.segment import Segments, plain, segment, with_line_breaks
@@ -64,6 +64,9 @@ _OURS = re.compile(r"[(\[](?:ours|proposed)[)\]]", re.I)
 # the title of a card the Hugging Face trainer wrote: "# <name>" then "This model is a fine-tuned version of ..."
 # (medqa_l3_sft_trainer_card.md, medqa_l3_dpo_trainer_card.md)
 _TRAINER_TITLE = re.compile(r"(?m)^#{0,2} ?([A-Za-z0-9][\w.-]{1,95})[ \t]*\n*This model is a fine-tuned version of")
+# the name a Hugging Face card's metadata gives its model ("model-index:\n  - name: medqa_fine_tuned"), in YAML front
+# matter, in the page's rendered "metadata" block or in a card copied as one line (the trainer cards in the corpus)
+_MODEL_INDEX = re.compile(r"model-index:\s{0,20}-\s{0,4}name:\s{0,4}['\"]?([A-Za-z0-9][\w.-]{1,95})")
 # a text that is itself a meta-analysis or a systematic review reports pooled estimates over many models: a value
 # it gives without naming a model is not one model's result (ioh_ml_meta_analysis_summary.md: "The area under the
 # ROC curve (AUROC) was 0.83"; usmle_llm_systematic_review_medrxiv_abstract.md)
@@ -99,7 +102,7 @@ def read_rules(text: str) -> Extraction:
     parts = segment(body)
     ids = model_name_ids(body)
     links = _hf_links(text)
-    subjects = _subjects(body, parts, ids, links)
+    subjects = _unique(_MODEL_INDEX.findall(text[:5000]) + _subjects(body, parts, ids, links))
     context = Context(subjects=subjects, defined=defined_names(plain(body)))
     claims: list[ExtractedClaim] = []
     for table in parts.tables:
@@ -169,7 +172,7 @@ def _with_revision(org: str, repo: str, text: str) -> str:
 def _subjects(body: str, parts: Segments, ids: list[str], links: list[tuple[str, str]]) -> list[str]:
     """The models the text releases or announces (see the module docstring)."""
     flat = plain(body)
-    names = list(ids) + named_models(flat)
+    names = list(ids) + [name for name in named_models(flat) if not is_benchmark_or_metric(name)]
     for intro in _INTRODUCED.finditer(flat):  # "We release Meditron-7B and Meditron-70B, which ..."
         clause = re.split(r"[,.;:]\s|\s(?:which|that|a|an|the)\s", flat[intro.start(1) : intro.start(1) + 120])[0]
         names += [name for _, name in models_in(clause)]

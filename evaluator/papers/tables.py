@@ -41,6 +41,7 @@ _HUMAN_ROW = re.compile(r"^(?:human|physician|doctor|expert|clinician|random|cha
 _CELL_BOUND = re.compile(r"target|goal", re.I)
 
 
+_NAMES_A_MEASURE = re.compile(r"[A-Za-z][A-Za-z -]{2,30}(?:\s?\((?:%|n|count)\))?", re.I)
 _VALUE_HEADER = re.compile(r"^(?:scores?|values?|results?)$", re.I)
 _MODEL_HEADER = re.compile(r"^(?:models?|methods?|systems?|model names?|llms?|모델)$", re.I)
 _FIELDS = {
@@ -213,6 +214,10 @@ def _cell_claim(
         return None
     metric = metric or metric_of(label) or metric_of(corner) or metric_of(table.caption)
     dataset = canonical_dataset(benchmark_of(label) or benchmark_of(corner) or benchmark_of(table.caption))
+    if metric is None and dataset is None and _NAMES_A_MEASURE.fullmatch(label.strip()):
+        # a column headed with what it counts names its own metric: "| Model | Invalid Actions |", "| Win rate |"
+        # (medagentbench_sara_rank_parameters_readme.md)
+        metric = label.strip().lower()
     percent = percent_table or any(map(has_percent_hint, (corner, table.caption, label)))
     reading = read_value(raw, metric=metric or ("accuracy" if dataset else None), percent_hint=percent)
     if reading is None or reading.value is None:
