@@ -45,10 +45,15 @@ _AGGREGATE = re.compile(
 )
 _COMPARED = re.compile(r"\b(?:than|compared (?:with|to)|relative to)\b", re.I)
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
-_VERSUS = re.compile(r"^[ )\],]{0,60}?\b(?:vs\.?|versus)[ (]{1,3}$", re.I)
+# "0.98 [0.98-0.98] vs 0.93": an interval may sit between the value and "vs" (aki_severity_rnn_vs_lr_abstract.md)
+_VERSUS = re.compile(r"^(?: ?[(\[][^()\[\]]{0,50}[)\]])?[ )\],]{0,60}?\b(?:vs\.?|versus)[ (]{1,3}$", re.I)
 # a contrast: the model named after it is not the one the value before it belongs to (but "AUROC (0.856) and AUPRC
 # (0.331) were the highest for the admission GBT model": icu_admission_mortality_gbt_bmc_abstract.md)
 _CONTRAST = re.compile(r";|\b(?:while|whereas|but|compared|than|vs\.?|versus|unlike)\b|보다|대비|반면")
+# the model named right after one of these is what the sentence's subject was compared with
+_OUTDONE = re.compile(
+    r"\b(?:outperform\w*|surpass\w*|exceed\w*|beat|than|compared (?:with|to)|over|against)\W{0,3}(?:the )?$", re.I
+)
 _NOBODY = "\0"  # _model_for's answer for a value it knows is not the named model's
 # words of "the <words> model" that do not tell one model from another
 _PLAIN_QUALIFIERS = frozenset(
@@ -206,9 +211,13 @@ def _model_for(
         return named[-1] if named and not (first and words(first) == words(named[-1])) else _NOBODY
     nxt = numbers[index + 1] if index + 1 < len(numbers) else None
     if nxt and _VERSUS.match(sentence[numbers[index][1] : nxt[0]]) and len(models) >= 1:
-        named = [n for p, n in models if p < start]
+        named = [(p, n) for p, n in models if p < start]
         if len(named) >= 2:
-            return named[-2]
+            return named[-2][1]
+        if named and not _OUTDONE.search(sentence[max(0, named[0][0] - 40) : named[0][0]]):
+            # "the index ... respectively was 0.957 (95% CI ...) versus 0.923": one model named, the pair is two
+            # ways of measuring it (hpi_forward_backward_anesthesiology_abstract.md)
+            return named[0][1]
         return _subject_of(sentence, context) if named else None
     prior = [(p, n) for p, n in models if p < start]
     comparison = _COMPARED.search(sentence, prior[0][0], start) if prior else None

@@ -72,7 +72,11 @@ KNOWN_BENCHMARKS = (
     "HeadQA",
 )
 METRIC_WORDS = (
-    ("auroc", r"AUROC|AUC-ROC|ROC[- ]AUC|area under the (?:receiver[- ]operating[- ]characteristics?|ROC) curves?"),
+    (
+        "auroc",
+        r"AUROC|AUC-ROC|ROC[- ]AUC|"
+        r"area under the (?:receiver[- ]operat(?:ing|or)(?:[- ]characteristics?)?|ROC) curves?",
+    ),
     ("auprc", r"AUPRC|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curves?"),
     ("auc", r"AUC|area under the curve"),
     ("accuracy", r"accuracy|acc\.?|acc-%|정답률|정확도"),  # "Test Set (Acc-%)" (medmcqa_paperswithcode_*.md)

@@ -89,12 +89,15 @@ def _is_training_log(table: Table) -> bool:
 
 def _without_rank_columns(table: Table) -> Table:
     """The table without its rank columns: "| # | Model | Accuracy |" over "| 1 | o3-mini | 95.19% |" is ranked
-    by its first column (medqa_leaderboard_aihealthinstitute_ci_table.md, leaderboards in general)."""
+    by its first column, in numbers or medals (medqa_leaderboard_aihealthinstitute_ci_table.md,
+    airesourcehub_medqa_leaderboard_provider.md)."""
     drop = [
         i
         for i, name in enumerate(table.header)
         if _RANK_COLUMN.match(name.strip())
-        and all(re.fullmatch(r"\d{1,4}\.?|", row[i].strip()) for row in table.rows if i < len(row))
+        and all(
+            re.fullmatch(r"\d{1,4}\.?|[\U0001F947-\U0001F949]", row[i].strip()) for row in table.rows if i < len(row)
+        )
     ]
     if not drop:
         return table
