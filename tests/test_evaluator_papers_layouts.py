@@ -95,3 +95,49 @@ def test_plural_metric_names_before_a_list_of_values_with_labelled_intervals_giv
     record = read_text(sentence)
     assert found(record) == {("SepsisNet", "auroc", 0.91), ("SepsisNet", "auroc", 0.88), ("SepsisNet", "auroc", 0.84)}
     assert {c.value: c.ci for c in record.claims}[0.91] == [0.89, 0.93]
+
+
+GROUPED = """Table 2. Discrimination of the models predicting delirium
+
+Cohort | Model | Development | | Validation | |
+---|---|---|---|---|---|
+AUROC (95% CI) | Sens. | AUROC (95% CI) | Sens. | ||
+Surgical | GRU-D | 0.861 (0.85-0.87) | 0.80 | 0.842 (0.83-0.85) | 0.77 |
+Logistic regression | 0.802 (0.79-0.81) | 0.71 | 0.790 (0.78-0.80) | 0.70 | |
+Medical | GRU-D | 0.833 (0.82-0.84) | 0.76 | 0.820 (0.81-0.83) | 0.75 |
+"""
+
+
+def test_a_two_row_header_over_a_model_column_after_a_grouping_column_gives_each_cell_its_model_and_metric() -> None:
+    got = found(read_text(GROUPED))
+    assert ("GRU-D", "auroc", 0.861) in got and ("GRU-D", "sensitivity", 0.77) in got
+    assert ("Logistic regression", "auroc", 0.79) in got and ("GRU-D", "auroc", 0.82) in got
+    assert all(model not in ("Surgical", "Medical") for model, _, _ in got)
+    assert all(metric in ("auroc", "sensitivity") for _, metric, _ in got)
+
+
+def test_a_results_csv_whose_line_breaks_were_lost_is_read_as_a_table() -> None:
+    rows = " ".join(
+        f'"{h}","{m}","{a}","{b}","{c}"'
+        for h, m, a, b, c in [
+            ("6h", "TCN", "88.1 (86.0, 90.2)", "41.0 (38.2, 44.1)", "80.2 (77.0, 83.1)"),
+            ("6h", "NEWS2", "74.3 (71.9, 76.5)", "20.9 (18.0, 23.6)", "61.0 (57.4, 64.8)"),
+            ("12h", "TCN", "85.0 (82.7, 87.2)", "35.5 (32.1, 38.8)", "77.9 (74.4, 81.0)"),
+        ]
+    )
+    text = f"Horizon,Model,AUC,AUPR,Spec.@90%Sens. {rows}"
+    got = found(read_text(text))
+    assert {("TCN", "auc", 0.881), ("TCN", "auprc", 0.41), ("NEWS2", "specificity", 0.61)} <= got
+    assert ("TCN", "auc", 0.85) in got and len(got) == 9
+
+
+def test_a_benchmark_named_like_one_is_not_the_texts_model_and_its_rows_of_tasks_are_nobodys() -> None:
+    text = (
+        "# ClinAgentBench Results\n\nClinAgentBench, a benchmark for medical LLM agents, was run on eight models.\n\n"
+        "| Task | Description | Avg Accuracy |\n|---|---|---|\n| Task 1 | Order labs | 71.0% |\n"
+        "| Task 2 | Write notes | 44.5% |\n\n| Model | Accuracy | Invalid Actions |\n|---|---|---|\n"
+        "| Qwen3-8B | 40.0% | 93 |\n"
+    )
+    record = read_text(text)
+    assert "ClinAgentBench" not in {m.name for m in record.models}
+    assert found(record) == {("Qwen3-8B", "accuracy", 0.4), ("Qwen3-8B", "invalid actions", 93)}

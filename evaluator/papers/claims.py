@@ -211,14 +211,14 @@ def _model_for(
         return named[-1] if named and not (first and words(first) == words(named[-1])) else _NOBODY
     nxt = numbers[index + 1] if index + 1 < len(numbers) else None
     if nxt and _VERSUS.match(sentence[numbers[index][1] : nxt[0]]) and len(models) >= 1:
-        named = [(p, n) for p, n in models if p < start]
-        if len(named) >= 2:
-            return named[-2][1]
-        if named and not _OUTDONE.search(sentence[max(0, named[0][0] - 40) : named[0][0]]):
+        before = [(p, n) for p, n in models if p < start]
+        if len(before) >= 2:
+            return before[-2][1]
+        if before and not _OUTDONE.search(sentence[max(0, before[0][0] - 40) : before[0][0]]):
             # "the index ... respectively was 0.957 (95% CI ...) versus 0.923": one model named, the pair is two
             # ways of measuring it (hpi_forward_backward_anesthesiology_abstract.md)
-            return named[0][1]
-        return _subject_of(sentence, context) if named else None
+            return before[0][1]
+        return _subject_of(sentence, context) if before else None
     prior = [(p, n) for p, n in models if p < start]
     comparison = _COMPARED.search(sentence, prior[0][0], start) if prior else None
     adjacent = bool(prior) and bool(

@@ -77,12 +77,13 @@ METRIC_WORDS = (
         r"AUROC|AUC-ROC|ROC[- ]AUC|"
         r"area under the (?:receiver[- ]operat(?:ing|or)(?:[- ]characteristics?)?|ROC) curves?",
     ),
-    ("auprc", r"AUPRC|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curves?"),
+    ("auprc", r"AUPRC|AUPR|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curves?"),
     ("auc", r"AUC|area under the curve"),
     ("accuracy", r"accuracy|acc\.?|acc-%|정답률|정확도"),  # "Test Set (Acc-%)" (medmcqa_paperswithcode_*.md)
     ("f1", r"F1(?:[- ]score)?|macro[- ]F1"),
-    ("sensitivity", r"sensitivity|민감도"),
-    ("specificity", r"specificity|특이도"),
+    # a table's "Sens." and "Spec." (covews_timeframe_models_supplementary_table.md); the period is needed
+    ("sensitivity", r"sensitivity|sens\.|민감도"),
+    ("specificity", r"specificity|spec\.|특이도"),
     ("precision", r"precision|PPV|positive predictive value"),
     # its own metric, so a negative predictive value is not read as the specificity named before it
     # (hpi_discrimination_calibration_cardiac_abstract.md)

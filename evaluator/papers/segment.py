@@ -10,6 +10,7 @@ space: gpt4_korean_medicine_exam_news_ko.md). Every pattern is bounded, so the w
 
 from __future__ import annotations
 
+import csv
 import re
 from dataclasses import dataclass
 
@@ -102,9 +103,29 @@ def sentences(text: str) -> list[str]:
 _INLINE_DELIMITER = re.compile(r"\|[ \t]{0,4}(?:\|[ \t]{0,2}:?-{3,80}:?[ \t]{0,2}){2,64}\|")
 
 
+# a CSV whose line breaks were lost: quoted rows one after another, '"1","CovEWS","97.6 (96.3, 98.5)" "1","SOFA",...'
+# (covews_timeframe_models_supplementary_table.md, a supplementary table copied from a page)
+_GLUED_CSV = re.compile(r'"(?:,"[^"\n]{0,200}"){2,}\s{1,4}"[^"\n]{0,200}",')
+_ROW_BREAK = re.compile(r'(?<=[^,\s])\s{1,4}(?="[^"\n]{0,200}",)')
+
+
+def _glued_csv(line: str) -> list[str] | None:
+    """A line that is a whole CSV table, as a Markdown table's lines; None when it is not one."""
+    if _GLUED_CSV.search(line) is None:
+        return None
+    pieces = _ROW_BREAK.split(line)
+    widths = {len(next(csv.reader([piece]))) for piece in pieces}
+    if len(widths) != 1 or widths.pop() < 3:
+        return None
+    return csv_to_markdown("\n".join(pieces)).splitlines()
+
+
 def unflattened(line: str) -> list[str]:
-    """A line holding a whole pipe table, as the table's own lines (header, delimiter, rows) between the text
-    before and after it; any other line as it is."""
+    """A line holding a whole pipe table or CSV table, as the table's own lines (header, delimiter, rows) between
+    the text before and after it; any other line as it is."""
+    glued = _glued_csv(line) if len(line) > 200 else None
+    if glued is not None:
+        return ["", *glued, ""]
     match = _INLINE_DELIMITER.search(line)
     if match is None or match.start() == 0:
         return [line]

@@ -41,7 +41,11 @@ _HUMAN_ROW = re.compile(r"^(?:human|physician|doctor|expert|clinician|random|cha
 _CELL_BOUND = re.compile(r"target|goal", re.I)
 
 
-_NAMES_A_MEASURE = re.compile(r"[A-Za-z][A-Za-z -]{2,30}(?:\s?\((?:%|n|count)\))?", re.I)
+_NAMES_A_MEASURE = re.compile(
+    r"[A-Za-z][A-Za-z -]{0,30}\b(?:rates?|ratios?|counts?|actions|errors|failures|calls|wins|percentage)"
+    r"(?: ?\((?:%|n)\))?",
+    re.I,
+)
 _VALUE_HEADER = re.compile(r"^(?:scores?|values?|results?)$", re.I)
 _MODEL_HEADER = re.compile(r"^(?:models?|methods?|systems?|model names?|llms?|모델)$", re.I)
 _FIELDS = {
@@ -108,11 +112,50 @@ def _without_rank_columns(table: Table) -> Table:
     return Table(kept(table.header), [kept(row) for row in table.rows], table.lines, table.caption)
 
 
+def _model_column_first(table: Table) -> Table:
+    """A table whose "Model" column comes after grouping columns ("| Timeframe | Model | AUC |", "| IDH | Model |
+    ..." with the group written once over its rows: covews_timeframe_models_supplementary_table.md,
+    intradialytic_hypotension_models_table_pmc9300869.md), with the model column first and the grouping columns
+    left out; a row short of cells continues the group above it."""
+    at = next((i for i, name in enumerate(table.header) if i and _MODEL_HEADER.match(name.strip())), None)
+    if at is None or _MODEL_HEADER.match(table.header[0].strip()):
+        return table
+    width = len(table.header)
+
+    def moved(cells: list[str]) -> list[str]:
+        short = width - len([c for c in cells if c.strip()]) if cells and not cells[-1].strip() else width - len(cells)
+        cells = [""] * min(max(short, 0), at) + cells if 0 < short <= at else cells
+        return [cells[at], *cells[at + 1 :]] if at < len(cells) else cells
+
+    return Table(moved(table.header), [moved(row) for row in table.rows], table.lines, table.caption)
+
+
+def _with_sub_header(table: Table) -> Table:
+    """A header written on two rows, groups over metrics ("| IDH | Model | Internal validation | External validation
+    |" over "| AUROC (min-max) | AUPRC (min-max) | AUROC (p-value) | AUPRC (p-value) |":
+    intradialytic_hypotension_models_table_pmc9300869.md), as one header row: the second row's labels sit over the
+    last columns, each group label over an equal share of them."""
+    if len(table.rows) < 2 or any(_cell_number(c) for c in table.rows[0]):
+        return table
+    sub = [c.strip() for c in table.rows[0] if c.strip()]
+    if len(sub) < 2 or sum(1 for c in sub if metric_of(c)) < 2:
+        return table
+    width = max(len(row) for row in table.rows[1:])
+    header = [*table.header, *[""] * (width - len(table.header))][:width]
+    first = width - len(sub)
+    groups = [c.strip() for c in header[first:] if c.strip()]
+    share = len(sub) // len(groups) if groups and len(sub) % len(groups) == 0 else 0
+    for k, label in enumerate(sub):
+        group = groups[k // share] if share else ""
+        header[first + k] = f"{label} {group}".strip()
+    return Table(header, table.rows[1:], [table.lines[0], *table.lines[2:]], table.caption)
+
+
 def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     """One claim per numeric result cell, by row and column header."""
     if not table.header or _is_training_log(table):
         return []
-    table = _without_rank_columns(table)
+    table = _model_column_first(_without_rank_columns(_with_sub_header(table)))
     long = _long_claims(table)
     if long is not None:
         return long
