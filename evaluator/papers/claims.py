@@ -268,15 +268,17 @@ def _respectively(
 ) -> dict[int, tuple[str | None, str | None]]:
     """ "M1, M2 and M3 of v1, v2 and v3, respectively": each value gets its metric (or model) by position."""
     word = _RESPECTIVELY.search(sentence)
-    listed = [i for i, n in enumerate(numbers) if word and n[0] < word.start()]
+    listed = _list_before(sentence, numbers, word.start()) if word else []
     if word is None:
         listed = _paired_list(sentence, numbers, metrics)
     if len(listed) < 2:
         return {}
     first = numbers[listed[0]][0]
     listed_metrics = _distinct([m[2] for m in metrics if m[1] <= first])
-    if word is None:
-        listed_metrics = listed_metrics[-2:]
+    if word is None or len(listed_metrics) > len(listed):
+        # the metrics the values are listed for are the last ones named: "test accuracy of 83.0% (average
+        # sensitivity, specificity, and AUROC of 0.757, 0.902, and 0.781, respectively)"
+        listed_metrics = listed_metrics[-len(listed) :]
     if len(listed_metrics) > 1:
         listed_metrics = [m for m in listed_metrics if m != "score"]
     listed_models = _distinct([n for p, n in models if p < first])
@@ -289,6 +291,25 @@ def _respectively(
     return out
 
 
+# what may stand between two listed values: an interval, bracketed or not ("0.698, 95% CI 0.690-0.705 and 0.706":
+# step_op_ioh_abstract.md), a comma, "and", or "to" in a list of changes ("from 0.87 to 0.89, 0.43 to 0.48":
+# multimodal_icu_mortality_arxiv_2512_19716.md)
+_LIST_GAP = re.compile(
+    r"(?: ?[(\[][^()\[\]]{0,80}[)\]]|,? ?(?:(?:95|90|99) ?% ?)?(?:CI|confidence intervals?)[:,]? ?-?[\d.]{1,8} ?%? ?"
+    r"(?:-|–|—|to|,) ?-?[\d.]{1,8} ?%?)?,? ?(?:and |or |to |및 )?"
+)
+
+
+def _list_before(sentence: str, numbers: list[tuple[int, int, str, tuple[float, float] | None]], end: int) -> list[int]:
+    """The values listed right before "respectively", each after the one before it with only a comma, "and" or an
+    interval between them: "We achieved 85.0% (average sensitivity, specificity, and AUROC of 0.757, 0.902, and
+    0.781, respectively)" lists three, not four (sepsis_physiomarkers_svm_pmc_abstract.md)."""
+    listed = [i for i, n in enumerate(numbers) if n[0] < end]
+    while len(listed) >= 2 and not _LIST_GAP.fullmatch(sentence[numbers[listed[0]][1] : numbers[listed[1]][0]]):
+        listed = listed[1:]
+    return listed
+
+
 def _paired_list(
     sentence: str, numbers: list[tuple[int, int, str, tuple[float, float] | None]], metrics: list[tuple[int, int, str]]
 ) -> list[int]:
@@ -296,10 +317,15 @@ def _paired_list(
     "respectively" (ioh_abp_eeg_ecg_plos_abstract.md). The indices of those values, or none."""
     for index, (start, _, _, _) in enumerate(numbers[:-1]):
         before = [m for m in metrics if m[1] <= start]
-        if len(before) < 2 or start - before[-1][1] > 12 or before[-2][2] == before[-1][2]:
+        if len(before) < 2 or start - before[-1][1] > 12:
             continue
-        if re.fullmatch(r",? (?:and |or )?", sentence[before[-2][1] : before[-1][0]]):
-            return [index, index + 1]
+        chain = 1  # "sensitivity, specificity, and AUROC of 0.757, 0.902, and 0.8" (sepsis_physiomarkers_*.md)
+        while chain < len(before) and re.fullmatch(
+            r",? (?:and |or )?", sentence[before[-chain - 1][1] : before[-chain][0]]
+        ):
+            chain += 1
+        if chain >= 2 and len({m[2] for m in before[-chain:]}) == chain and index + chain <= len(numbers):
+            return list(range(index, index + chain))
     return []
 
 

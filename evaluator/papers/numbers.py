@@ -117,6 +117,12 @@ _CARRIES_AFTER = re.compile(
 # a score written in points: "ChatGPT-4는 221점, Claude3-Opus는 235.5점" (dental_exam_chatbots_kollo_ko.md)
 # but not a gain: "5점 높은", "3점 차이"
 _POINTS = re.compile(r"^점(?!대| ?(?:높|낮|차이|상승|하락|향상|더|이상|이하|초과|미만|만점|척도))")
+# a gain in Korean, the value (or a list of them) written right before the verb with no particle: "AUROC와 AUPRC
+# 수치가 각각 3%, 18% 향상됐다" (vuno_sepsis_12h_gcn_news_ko.md); "57.59%로 상승했다" is where a result rose to
+_KO_GAIN_AFTER = re.compile(
+    r"^(?:,? ?(?:및 |그리고 )?-?\d{1,4}(?:\.\d{1,3})? ?%?){0,8} ?(?:%p|%포인트|포인트|p)? ?(?:씩 ?)?"
+    r"(?:향상|증가|개선|상승|감소|하락|높아|낮아|높은|낮은|늘|줄)"
+)
 _OPERATING_AFTER = re.compile(r"^ ?(?:sensitivity|specificity|recall|precision|PPV|NPV|FPR)\b", re.I)
 
 
@@ -140,6 +146,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         or (re.search(r"\d %?[ \t]$", before) and re.match(r"^[ \t]-?\.?\d", after))
     ):
         return True  # a table row set out without pipes: "0.8002 1.0 1772 0.6327 0.7759"
+    if _KO_GAIN_AFTER.match(sentence[end : end + 60]):
+        return True
     listed = _LISTED_AFTER.match(after)  # "5, 10, and 15 min in advance": the unit after the list is each one's
     if listed and _UNIT_AFTER.match(after[listed.end() :]):
         return True
