@@ -141,3 +141,13 @@ def test_a_benchmark_named_like_one_is_not_the_texts_model_and_its_rows_of_tasks
     record = read_text(text)
     assert "ClinAgentBench" not in {m.name for m in record.models}
     assert found(record) == {("Qwen3-8B", "accuracy", 0.4), ("Qwen3-8B", "invalid actions", 93)}
+
+
+def test_a_table_whose_cells_break_over_several_lines_gives_one_row_per_model() -> None:
+    text = (
+        "| Model | Licence | MedQA (%) | PubMedQA (%) |\n|---|---|---|---|\n|\nMeditron-70B\nEPFL\n|\n"
+        "Llama 2 | 70.2 | 81.6 |\n|\nBioMistral-7B\nAvignon\n|\nApache 2.0 | 50.6 | 77.5 |\n\nSources: the model cards."
+    )
+    got = found(read_text(text))
+    assert {value for _, _, value in got} == {0.702, 0.816, 0.506, 0.775}
+    assert {model for model, _, _ in got} == {"Meditron-70B EPFL", "BioMistral-7B Avignon"}

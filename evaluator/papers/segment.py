@@ -163,12 +163,35 @@ def with_line_breaks(text: str) -> str:
     )
 
 
+def _rejoined(lines: list[str]) -> list[str]:
+    """Lines with a table whose cells break over several lines ("|", "Med-PaLM 2", "Google", "|", "🔒 Closed API |
+    Unknown | 81.8 |": a page's table copied with each cell's lines, openphr_medical_leaderboard_access_params.md)
+    joined back into one line per table, which `unflattened` cuts into rows."""
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        out.append(line)
+        index += 1
+        if not (_DELIMITER_ROW.match(line) and len(out) >= 2 and "|" in out[-2]):
+            continue
+        end = index
+        while end < len(lines) and lines[end].strip() and end - index < MAX_ROWS:
+            end += 1
+        block = lines[index:end]
+        if any(row.strip() == "|" for row in block):
+            header = out[-2]
+            out[-2:] = [f"{header} |{line.strip().strip('|')}| {' '.join(row.strip() for row in block)}"]
+            index = end
+    return out
+
+
 def _lines(text: str) -> list[str]:
     """Lines, with fenced CSV blocks turned into Markdown tables and other fenced code left out."""
     out: list[str] = []
     fence: str | None = None
     block: list[str] = []
-    for line in (piece for whole in text.splitlines() for piece in unflattened(whole)):
+    for line in (piece for whole in _rejoined(text.splitlines()) for piece in unflattened(whole)):
         match = _FENCE.match(line)
         if fence is None and match:
             fence, block = match.group(2).lower() or "code", []
