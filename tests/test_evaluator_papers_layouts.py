@@ -151,3 +151,21 @@ def test_a_table_whose_cells_break_over_several_lines_gives_one_row_per_model() 
     got = found(read_text(text))
     assert {value for _, _, value in got} == {0.702, 0.816, 0.506, 0.775}
     assert {model for model, _, _ in got} == {"Meditron-70B EPFL", "BioMistral-7B Avignon"}
+
+
+def test_a_table_of_references_a_captioned_model_was_judged_against_gives_that_models_rates() -> None:
+    text = (
+        "Pairwise judgements by Claude for **KoMed-Llama-3-8B** on KorMedMCQA-open:\n\n"
+        "| Compared with | Win rate | Tie rate |\n|---|---|---|\n| GPT-4o | 41.5 | 12.0 |\n"
+        "| Qwen2-7B | 66.0 | 9.5 |\n\n"
+        "| Reference | Win rate |\n|---|---|\n| GPT-4o | 30.0 |\n\nA table of references with no model named: "
+        "nobody's.\n\n## Other\n\n| Reference | Win rate |\n|---|---|\n| GPT-4o | 20.0 |\n"
+    )
+    got = found(read_text(text))
+    assert got == {
+        ("KoMed-Llama-3-8B", "win rate", 0.415),
+        ("KoMed-Llama-3-8B", "tie rate", 0.12),
+        ("KoMed-Llama-3-8B", "win rate", 0.66),
+        ("KoMed-Llama-3-8B", "tie rate", 0.095),
+        ("KoMed-Llama-3-8B", "win rate", 0.3),  # a table with no caption of its own keeps the one above
+    }

@@ -43,7 +43,7 @@ _CELL_BOUND = re.compile(r"target|goal", re.I)
 
 _NAMES_A_MEASURE = re.compile(
     r"[A-Za-z][A-Za-z -]{0,30}\b(?:rates?|ratios?|counts?|actions|errors|failures|calls|wins|percentage)"
-    r"(?: ?\((?:%|n)\))?",
+    r"(?: ?\([^()]{1,30}\))?",
     re.I,
 )
 _VALUE_HEADER = re.compile(r"^(?:scores?|values?|results?)$", re.I)
@@ -161,7 +161,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
         return long
     corner = table.header[0]
     if _REFERENCE_CORNER.match(corner.strip()):
-        return []
+        return _judged_against(table)
     columns = table.header[1:]
     rows = [row for row in table.rows if row and any(_cell_number(c) for c in row[1:])]
     metric_at = _metric_column(columns)
@@ -194,6 +194,27 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
             claim = _cell_claim(table, corner, label, model, cell, f"{table.lines[0]}\n{line}", percent_table, named)
             if claim is not None:
                 claims.append(claim)
+    return claims
+
+
+# the model a caption says its table is about: "GPT-4 scores for **Alpaca-Llama-2-7b-chat** on MedInstruct-test:"
+_CAPTION_FOR = re.compile(r"\bfor (?:the )?([A-Za-z][\w./+-]{1,80})(?: model)?(?: on [^:]{1,80})?:?$")
+
+
+def _judged_against(table: Table) -> list[ExtractedClaim]:
+    """A table whose rows are the references a model was compared with ("| Ref. response | Win rate |" over "| GPT-4
+    | 25.9 |"): each cell is the model its caption names, against that row's reference
+    (medical_llama2_gpt4_judge_readme.md); with no such model, no claim."""
+    named = _CAPTION_FOR.search(table.caption.strip())
+    if named is None or not is_model_name(named.group(1)):
+        return []
+    claims = []
+    for row, line in zip(table.rows, table.lines[1:], strict=False):
+        for column, cell in zip(table.header[1:], row[1:], strict=False):
+            metric = column.strip().lower() if _NAMES_A_MEASURE.fullmatch(column.strip()) else metric_of(column)
+            claim = _cell_claim(table, "", column, named.group(1), cell, f"{table.lines[0]}\n{line}", False, metric)
+            if claim is not None and metric is not None:
+                claims.append(claim.model_copy(update={"setting": f"against {row[0]}"}))
     return claims
 
 

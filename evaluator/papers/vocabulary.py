@@ -136,6 +136,10 @@ def parse_number(raw: str) -> tuple[Decimal, bool] | None:
         return None
 
 
+# a rate is a share whatever it counts: "win rate", "pass rate", "hallucination rate" (medical_llama2_gpt4_judge_*.md)
+_A_SHARE = re.compile(r"\brates?\b|\bpercentage\b")
+
+
 def read_value(raw: str, *, metric: str | None, percent_hint: bool = False, score: bool = False) -> Reading | None:
     """Normalise a written number: "76.78%" -> 0.7678 (fraction); "0.7678" stays; a bounded metric written
     as 1..100 is a percentage; a score stays as written. Out-of-range numbers are kept only as raw text."""
@@ -149,7 +153,7 @@ def read_value(raw: str, *, metric: str | None, percent_hint: bool = False, scor
         if not 0 <= number <= 100:
             return Reading(None, None, f"{raw.strip()} is not a percentage between 0 and 100")
         return Reading(float(number / 100), "fraction")
-    if metric in BOUNDED_METRICS:
+    if metric in BOUNDED_METRICS or (metric and _A_SHARE.search(metric)):
         if 0 <= number <= 1:
             note = "labelled as a percentage but written as a fraction; read as a fraction" if percent_hint else None
             return Reading(float(number), "fraction", note)
