@@ -169,3 +169,17 @@ def test_a_table_of_references_a_captioned_model_was_judged_against_gives_that_m
         ("KoMed-Llama-3-8B", "tie rate", 0.095),
         ("KoMed-Llama-3-8B", "win rate", 0.3),  # a table with no caption of its own keeps the one above
     }
+
+
+def test_leaderboard_rows_whose_cells_ran_together_are_split_into_name_and_value() -> None:
+    text = (
+        "Results on PubMedQA\n\nModel\nAccuracy\nPaper\n"
+        "BioGPT-Large (1.5B)81.0BioGPT: generative pre-trained transformer\n"
+        "Flan-PaLM 279.0Large Language Models Encode Clinical Knowledge\n"
+        "GPT-4 (5-shot)81.2Capabilities of GPT-4 on Medical Challenge Problems\n\nStep 2Done."
+    )
+    assert found(read_text(text)) == {
+        ("BioGPT-Large (1.5B)", "accuracy", 0.81),
+        ("Flan-PaLM 2", "accuracy", 0.79),
+        ("GPT-4 (5-shot)", "accuracy", 0.812),
+    }

@@ -186,12 +186,40 @@ def _rejoined(lines: list[str]) -> list[str]:
     return out
 
 
+# a leaderboard row whose cells were run together when its page was copied: "Med-PaLM 285.4Towards Expert-Level
+# ...", "GPT-490.2Can Generalist ..." (medqa_usmle_hyperai_sota_page.md): a name, a value under 100 with its decimals,
+# and a title starting with a capital; the shortest name with its brackets closed that leaves such a value wins
+# ("Med-PaLM 2", 85.4; "Shakti-LLM (2.5B)", 60.3)
+_GLUED_ROW = re.compile(r"^(\S(?:[^()\n]|\([^()\n]{0,40}\)){0,80}?)((?:\d{1,2}|100)\.\d{1,2})([A-Z][^\n]{3,})$")
+MIN_GLUED_ROWS = 3
+
+
+def _unglued(lines: list[str]) -> list[str]:
+    """Lines with each run of three or more glued leaderboard rows as a Markdown table of name and value."""
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        end = index
+        while end < len(lines) and len(lines[end]) < 400 and _GLUED_ROW.match(lines[end].strip()):
+            end += 1
+        if end - index < MIN_GLUED_ROWS:
+            out.append(lines[index])
+            index += 1
+            continue
+        rows = [_GLUED_ROW.match(line.strip()) for line in lines[index:end]]
+        out += ["| Model | Value |", "|---|---|"]
+        out += [f"| {row.group(1).strip()} | {row.group(2)} |" for row in rows if row]
+        out.append("")
+        index = end
+    return out
+
+
 def _lines(text: str) -> list[str]:
     """Lines, with fenced CSV blocks turned into Markdown tables and other fenced code left out."""
     out: list[str] = []
     fence: str | None = None
     block: list[str] = []
-    for line in (piece for whole in _rejoined(text.splitlines()) for piece in unflattened(whole)):
+    for line in (piece for whole in _unglued(_rejoined(text.splitlines())) for piece in unflattened(whole)):
         match = _FENCE.match(line)
         if fence is None and match:
             fence, block = match.group(2).lower() or "code", []
