@@ -118,6 +118,12 @@ ADVERSARIAL = {
     "claims-in-every-sentence": "Model Name: `a/b`\n" + "It reached 70% accuracy on ClinicalQA. " * (MEGABYTE // 40),
     "comment-openers": "<!--" * (MEGABYTE // 4),
     "one-wide-table": ("|" + "|".join(["0.5"] * 5000) + "|\n") * 50,
+    # the layouts of pages copied without their line breaks or separators (evaluator/papers/segment.py)
+    "glued-csv-on-one-line": 'a,b,c "1","GPT-4","0.5" ' + '"1","GPT-4","97.6 (96.3, 98.5)" ' * (MEGABYTE // 36),
+    "inline-delimiters": "Results | a | b | |---|---| | x | 1.0 | " * (MEGABYTE // 40),
+    "glued-leaderboard-rows": "Med-PaLM (((((2)85.4Towards Expert\n" * (MEGABYTE // 36),
+    "cells-over-lines": "| a | b |\n|---|---|\n" + "|\nGPT-4\n" * (MEGABYTE // 8),
+    "headings-on-one-line": "x ## A - k: v" * (MEGABYTE // 13),
 }
 
 
