@@ -17,6 +17,7 @@ p-values, ranks ("# 12"), and values of people (doctors' 79.9% in snuh_korean_me
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -40,7 +41,8 @@ _CI = re.compile(
 _AGGREGATE = re.compile(
     # "AI 챗봇은 ... 최고 85.9%의 정답률" is over several chatbots (dental_exam_chatbots_kollo_ko.md)
     r"\b(?:LLMs|models|algorithms|methods|systems|chatbots)\b(?! (?:of|for|in) )|LLM[은는이가]|모델들|"
-    r"언어 ?모델[은는이가]|챗봇[은는이가들]|\bmedian\b",
+    # "정답률은 전체 평균 40% 수준" is over all the models tested (womens_health_llm_benchmark_koineu_ko.md)
+    r"언어 ?모델[은는이가]|챗봇[은는이가들]|\bmedian\b|전체 ?평균|\bacross (?:all )?(?:the )?(?:\d{1,3} )?models\b",
     re.I,
 )
 _COMPARED = re.compile(r"\b(?:than|compared (?:with|to)|relative to)\b", re.I)
@@ -133,6 +135,15 @@ def _continued(sentence: str, previous: str | None) -> list[tuple[int, int, str]
     return [(0, 0, previous)] if previous and _CONTINUES.search(sentence) else []
 
 
+# a bracketed value followed by "than" in Korean or English, perhaps after more bracketed values
+_COMPARED_AFTER = re.compile(r"%?\)(?:[^()]{0,30}\([\d.]{1,8}%?\)){0,4}[과와 ]{0,2}(?:보다|대비|\s+than\b)")
+
+
+def _adjacent(sentence: str, model: tuple[int, str], start: int) -> bool:
+    return sentence[model[0] + len(model[1]) : start].strip() in ("(", "")
+
+
+_SCORED_VERB = re.compile(r"scored|scoring", re.I)
 _RESULT_WORDS = re.compile(
     r"\b(?:achiev|outperform|surpass|exceed|improv|scor|reach)\w{0,6}|state[- ]of[- ]the[- ]art", re.I
 )
@@ -189,6 +200,15 @@ def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, in
     after = [m for m in metrics if m[0] >= end and m[0] - end <= 12]
     if after and (not before or re.match(r"^ ?%? ?\(?$", sentence[end : after[0][0]])):
         return after[0][2]
+    if (
+        len(before) >= 2
+        and _SCORED_VERB.fullmatch(sentence[before[-1][0] : before[-1][1]])
+        and "%" in sentence[end - 1 : end + 1]
+    ):
+        # a percentage after "scored" is the metric named before it: "achieved the highest accuracy (89.3%), ... while
+        # OpenBioLLM and DeepSeek-V3 scored the lowest (78.2% ...)" (usmle_seven_llms_amboss_turkmedstudj_*.md); but
+        # "scoring an average of 96.4" is a score (kmed_ai_snuh_naver_news.md)
+        return before[-2][2]
     if before:
         return before[-1][2]
     return None
@@ -220,6 +240,10 @@ def _model_for(
             return before[0][1]
         return _subject_of(sentence, context) if before else None
     prior = [(p, n) for p, n in models if p < start]
+    if _COMPARED_AFTER.match(sentence, numbers[index][1]) and not (prior and _adjacent(sentence, prior[-1], start)):
+        # "평균 대치법(0.885)과 MICE(0.827)보다 높은": the values of what the subject beat, written in brackets after
+        # names the reader does not know (aitrics_vitalcare_missing_data_digitalchosun_ko.md)
+        return _NOBODY
     comparison = _COMPARED.search(sentence, prior[0][0], start) if prior else None
     adjacent = bool(prior) and bool(
         re.match(
@@ -282,6 +306,8 @@ def _respectively(
     if len(listed_metrics) > 1:
         listed_metrics = [m for m in listed_metrics if m != "score"]
     listed_models = _distinct([n for p, n in models if p < first])
+    if word is not None and len(listed_models) > len(listed):
+        listed_models = _listed_last(sentence, [(p, n) for p, n in models if p < first], len(listed))
     group = len(listed) // len(listed_metrics) if listed_metrics and len(listed) % len(listed_metrics) == 0 else 0
     out: dict[int, tuple[str | None, str | None]] = {}
     for k, index in enumerate(listed):
@@ -310,6 +336,16 @@ def _list_before(sentence: str, numbers: list[tuple[int, int, str, tuple[float, 
     return listed
 
 
+def _listed_last(sentence: str, models: list[tuple[int, str]], count: int) -> list[str]:
+    """The last `count` models named, when they are written as one list ("..., while OpenBioLLM and DeepSeek-V3
+    scored the lowest (78.2% and 76.5%, respectively)": usmle_seven_llms_amboss_turkmedstudj_abstract.md)."""
+    last = models[-count:]
+    joined = all(
+        re.fullmatch(r",? (?:and |or )?", sentence[a + len(name) : b]) for (a, name), (b, _) in itertools.pairwise(last)
+    )
+    return [name for _, name in last] if joined and len({n for _, n in last}) == count else []
+
+
 def _paired_list(
     sentence: str, numbers: list[tuple[int, int, str, tuple[float, float] | None]], metrics: list[tuple[int, int, str]]
 ) -> list[int]:
@@ -336,7 +372,9 @@ def _distinct(items: list[str]) -> list[str]:
 # the model a text's subject was made from is not what its next sentences are about: "This model is a fine-tuned
 # version of X on an unknown dataset. It achieves ... Accuracy: 0.4002" (medqa_linkbert_trainer_card_raw.md)
 _MADE_FROM = re.compile(
-    r"\b(?:fine-?tuned (?:version )?(?:of|from)|based on|built (?:on|upon)|initiali[sz]ed from)\W{0,4}$", re.I
+    r"\b(?:fine-?tuned (?:version )?(?:of|from)|based on|built (?:on|upon)|initiali[sz]ed from)\W{0,4}"
+    r"(?:[\w.-]{1,40}/)?$",
+    re.I,
 )
 
 

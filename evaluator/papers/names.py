@@ -148,7 +148,8 @@ _METHOD_NAMES = {
     "gradient boosted trees": "GBT",
     "gradient boosted tree": "GBT",
 }
-_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+){0,5}"
+# a hub name runs long: "BiomedNLP-PubMedBERT-base-uncased-abstract-fulltext-finetuned-pubmedqa-1"
+_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+){0,12}"
 _VERSION = (
     r"(?:v?\d{1,3}(?:\.\d{1,2})?[A-Za-z]{0,2}|\d{1,3}x\d{1,3}[BbMm]|[Pp]ro|[Ff]lash|[Uu]ltra|[Ss]onnet|[Oo]pus|"
     r"[Hh]aiku|[Tt]urbo|[Mm]ini|[Ii]nstruct|[Cc]hat|[Bb]ase|[Ll]arge)"

@@ -54,8 +54,10 @@ _NOT_BEFORE = re.compile(
     # "a cut-off value of 85% carries a sensitivity of 62.4%" (hpi_discrimination_calibration_cardiac_abstract.md)
     r"(?:threshold|cut-?off)(?: value| point| level)?(?: of| at| =)?|"
     # a gain or a difference, not a score: "an improvement of 4.2%", "outperformed ... by 5.3 points", "(+2%)"
-    r"target|goal|(?:improvement|gain|increase|decrease|drop|difference|margin|boost|reduction)s? of)|"
-    r"[<>≤≥~$€£₩+]|\br ?=|합격선|과락|기준치?|목표|최대|최소)[ :(]{0,3}$",
+    # "a relative improvement 22%" (mimic4_text_features_mortality_arxiv_2510_18103_fishai.md)
+    r"target|goal|(?:improvement|gain|increase|decrease|drop|difference|margin|boost|reduction)s?(?: of)?)|"
+    # a spread, not a value: "0.89 (± 0.01)" (aki_urine_output_deep_learning_pubmed_abstract.md)
+    r"[<>≤≥~$€£₩+±]|\br ?=|합격선|과락|기준치?|목표|최대|최소)[ :(]{0,3}$",
     re.I,
 )
 # the rest of a list of plain numbers: its unit is written once, after the last ("at 5, 10, and 15 min")
