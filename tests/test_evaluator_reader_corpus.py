@@ -39,7 +39,7 @@ FLOOR = {
     # dev with the spent fresh split in it (105 files): 83.8%, 89.8%, 94.8% before any rule was changed for it;
     # 85.1%, 98.6%, 95.2% after tables without outer pipes or line breaks, rank, cost and training-log columns,
     # plural metric names, labelled intervals and the model a card's model was fine-tuned from
-    "dev": {"claim_recall": 0.809, "claim_precision": 0.963, "model_recall": 0.937},
+    "dev": {"claim_recall": 0.877, "claim_precision": 0.968, "model_recall": 0.92},
     # the first fresh split read at 50.0%, 21.1%, 86.7% when measured once, and was declared spent and moved to dev
     # the same day; the second fresh split's floor is set when it is first measured
     "test": {"claim_recall": 0.0, "claim_precision": 0.0, "model_recall": 0.0},
