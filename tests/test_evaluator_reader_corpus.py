@@ -38,7 +38,13 @@ CORPUS = Path(__file__).parent / "data" / "reader_corpus"
 FLOOR = {
     # dev with the spent fresh split in it (105 files): 83.8%, 89.8%, 94.8% before any rule was changed for it;
     # 85.1%, 98.6%, 95.2% after tables without outer pipes or line breaks, rank, cost and training-log columns,
-    # plural metric names, labelled intervals and the model a card's model was fine-tuned from
+    # plural metric names, labelled intervals and the model a card's model was fine-tuned from. A fifth engineer then
+    # added 23 texts of those kinds, committed with gold before any reader ran on them: the reader read them at recall
+    # 32.7%, precision 38.5%, and the grown dev (128 files) at 70.8%, 83.3%, 90.9%; after the fixes they led to
+    # (tables rendered as text, glued CSV, a model column after grouping columns, two-row headers, benchmark-shaped
+    # names, a column naming its own measure, cells over lines, judged tables, glued leaderboard rows): 88.1%, 97.2%,
+    # 94.5%. A third batch of 20 representative texts (a sixth engineer) read at recall 59%, precision 54% before it
+    # was tuned on; dev (148 files) after: 87.8%, 96.9%, 92.1%
     "dev": {"claim_recall": 0.877, "claim_precision": 0.968, "model_recall": 0.92},
     # the first fresh split read at 50.0%, 21.1%, 86.7% when measured once, and was declared spent and moved to dev
     # the same day; the second fresh split's floor is set when it is first measured
