@@ -183,3 +183,13 @@ def test_leaderboard_rows_whose_cells_ran_together_are_split_into_name_and_value
         ("Flan-PaLM 2", "accuracy", 0.79),
         ("GPT-4 (5-shot)", "accuracy", 0.812),
     }
+
+
+def test_authors_degrees_and_citation_marks_are_not_models_but_a_tool_named_in_title_case_is() -> None:
+    text = (
+        "Lee1, Park2, Kim3, Choi MD, PhD\n\nThe National Early Warning Score predicts deterioration in surgery.4 "
+        "The Body Mass Index was recorded."
+    )
+    names = {m.name for m in read_text(text).models}
+    assert "National Early Warning Score" in names
+    assert not names & {"Lee1", "Park2", "Kim3", "PhD", "surgery.4", "Body Mass Index"}

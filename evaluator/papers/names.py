@@ -169,9 +169,15 @@ _NOT_MODELS = re.compile(
     r"mmHg|cmH2O|mL|dL|mEq|kDa|kPa|mmol|nmol|µmol|"
     r"JavaScript|YouTube|LinkedIn|BenchToward|CoT|Q\d|T\d|ICD-\d{1,2}|HbA1c|CI|IQR|SD|HR|OR|RR|ROC|AI|ML|LLM|LLMs|API|GPU|CPU|RAM|SQL|URL|PDF|CSV|"
     r"USA|US|UK|EU|Korea|Korean|English|Chinese|Research|Square|Journal|Abstract|Background|Methods?|Results?|"
-    r"Conclusions?|Objective|RESULTS|METHODS|BACKGROUND|CONCLUSIONS|OBJECTIVE|arXiv|DOI|PMC|PMID|NCT\d+)$",
+    r"Conclusions?|Objective|RESULTS|METHODS|BACKGROUND|CONCLUSIONS|OBJECTIVE|arXiv|DOI|PMC|PMID|NCT\d+|"
+    # degrees after authors' names (acumen_hpi_single_arm_trial_scribd_abstract.md)
+    r"PhD|MD|MSc|MPH|DrPH|BSc|MBBS|FRCA|FRCPC|FANZCA)$",
     re.I,
 )
+# not a model's shape: a word with a citation mark ("surgery.4", "IV.3"), an identifier with a long digit run
+# ("cord-0878005-rd974tb3"), an author with an affiliation number ("Kumar2": see _AUTHOR)
+_NOT_A_NAME = re.compile(r"^(?:[a-z]+|[IVX]+)\.\d{1,2}$|\d{6,}")
+_AUTHOR = re.compile(r"^[A-Z][a-z]+\d{1,2}$")
 
 
 @cache
@@ -254,6 +260,9 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
             name = match.group(group)
             if name and not _NOT_MODELS.match(name.split(" ")[0]) and not is_benchmark_or_metric(name):
                 take(match, name, group)
+    for match in _TITLED_TOOL.finditer(text):
+        if not _GENERIC.search(match.group(1)) and not _TITLED_NOT_TOOL.search(match.group(1)):
+            take(match, match.group(1), 1)
     for match in _HANGUL_LED.finditer(text):  # "챗GPT는", "펍메드GPT는" (chatgpt_usmle_zdnet_ko.md)
         if is_model_name(match.group(2)):
             take(match, match.group(1))
@@ -263,9 +272,21 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
         chrome = _PAGE_CHROME.match(text, match.end(1))  # "sid321axn's picture": a user on a copied page
         if not covered[match.start()] and is_model_name(name) and chrome is None:
             take(match, name)
+    authors = [n for _, n in found if _AUTHOR.match(n) and not _FAMILIES.match(n.rstrip("0123456789"))]
+    if len(authors) >= 3:  # "Bao1, Kumar2, Shah2, ...": a list of authors with their affiliation numbers
+        found = [(p, n) for p, n in found if n not in authors]
     return sorted(found)
 
 
+# a tool named in title case and by what it is: "The Hypotension Prediction Index predicts hypotension"
+# (hpi_davies_ability_key_points_intro.md), "the National Early Warning Score"; a determiner is not part of it
+_TITLED_TOOL = re.compile(
+    r"(?<![\w-])(?:(?:The|the|An?|an?|Our|our|This|this) )?((?:[A-Z][a-z]{2,20}[ -]){1,5}(?:Index|Score|Algorithm))\b"
+)
+_TITLED_NOT_TOOL = re.compile(
+    r"\b(?:Body|Mass|Quality|Impact|Citation|Human|Development|Research|Total|Mean|Average|Best|Overall|Final|Max|"
+    r"Min|Top|Highest|Lowest|Weighted|Composite)\b"
+)
 _PAGE_CHROME = re.compile(r"'s (?:picture|avatar|profile|photo)\b")
 
 
@@ -275,6 +296,8 @@ def is_model_name(name: str) -> bool:
     name = name.strip()
     first = name.split(" ", 1)[0]
     if not name or len(name) > 120 or _NOT_MODELS.match(first) or is_benchmark_or_metric(name):
+        return False
+    if _NOT_A_NAME.search(name):
         return False
     if "/" in name:
         org, _, rest = name.partition("/")
