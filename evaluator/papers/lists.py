@@ -1,0 +1,96 @@
+"""Values written as lists, each paired with its metric or model by position: "AUROC, AUPRC, and Brier scores of
+0.92, 0.53, and 0.19, respectively" (multimodal_icu_mortality_*.md), "AUROC and AUPRC of 0.935 [...] and 0.882
+[...]" without "respectively" (ioh_abp_eeg_ecg_plos_abstract.md), "OpenBioLLM and DeepSeek-V3 scored the lowest
+(78.2% and 76.5%, respectively)" (usmle_seven_llms_amboss_turkmedstudj_abstract.md)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+Number = tuple[int, int, str, tuple[float, float] | None]  # start, end, the value as written, its interval
+
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
+
+
+def respectively(
+    sentence: str,
+    numbers: list[Number],
+    metrics: list[tuple[int, int, str]],
+    models: list[tuple[int, str]],
+) -> dict[int, tuple[str | None, str | None]]:
+    """ "M1, M2 and M3 of v1, v2 and v3, respectively": each value gets its metric (or model) by position."""
+    word = _RESPECTIVELY.search(sentence)
+    listed = _list_before(sentence, numbers, word.start()) if word else []
+    if word is None:
+        listed = _paired_list(sentence, numbers, metrics)
+    if len(listed) < 2:
+        return {}
+    first = numbers[listed[0]][0]
+    listed_metrics = _distinct([m[2] for m in metrics if m[1] <= first])
+    if word is None or len(listed_metrics) > len(listed):
+        # the metrics the values are listed for are the last ones named: "test accuracy of 83.0% (average
+        # sensitivity, specificity, and AUROC of 0.757, 0.902, and 0.781, respectively)"
+        listed_metrics = listed_metrics[-len(listed) :]
+    if len(listed_metrics) > 1:
+        listed_metrics = [m for m in listed_metrics if m != "score"]
+    listed_models = _distinct([n for p, n in models if p < first])
+    if word is not None and len(listed_models) > len(listed):
+        listed_models = _listed_last(sentence, [(p, n) for p, n in models if p < first], len(listed))
+    group = len(listed) // len(listed_metrics) if listed_metrics and len(listed) % len(listed_metrics) == 0 else 0
+    out: dict[int, tuple[str | None, str | None]] = {}
+    for k, index in enumerate(listed):
+        metric = listed_metrics[k // group] if len(listed_metrics) >= 2 and group else None
+        model = listed_models[k] if len(listed_models) == len(listed) else None
+        out[index] = (metric, model)
+    return out
+
+
+# what may stand between two listed values: an interval, bracketed or not ("0.698, 95% CI 0.690-0.705 and 0.706":
+# step_op_ioh_abstract.md), a comma, "and", or "to" in a list of changes ("from 0.87 to 0.89, 0.43 to 0.48":
+# multimodal_icu_mortality_arxiv_2512_19716.md)
+_LIST_GAP = re.compile(
+    r"(?: ?[(\[][^()\[\]]{0,80}[)\]]|,? ?(?:(?:95|90|99) ?% ?)?(?:CI|confidence intervals?)[:,]? ?-?[\d.]{1,8} ?%? ?"
+    r"(?:-|–|—|to|,) ?-?[\d.]{1,8} ?%?)?,? ?(?:and |or |to |및 )?"
+)
+
+
+def _list_before(sentence: str, numbers: list[Number], end: int) -> list[int]:
+    """The values listed right before "respectively", each after the one before it with only a comma, "and" or an
+    interval between them: "We achieved 85.0% (average sensitivity, specificity, and AUROC of 0.757, 0.902, and
+    0.781, respectively)" lists three, not four (sepsis_physiomarkers_svm_pmc_abstract.md)."""
+    listed = [i for i, n in enumerate(numbers) if n[0] < end]
+    while len(listed) >= 2 and not _LIST_GAP.fullmatch(sentence[numbers[listed[0]][1] : numbers[listed[1]][0]]):
+        listed = listed[1:]
+    return listed
+
+
+def _listed_last(sentence: str, models: list[tuple[int, str]], count: int) -> list[str]:
+    """The last `count` models named, when they are written as one list ("..., while OpenBioLLM and DeepSeek-V3
+    scored the lowest (78.2% and 76.5%, respectively)": usmle_seven_llms_amboss_turkmedstudj_abstract.md)."""
+    last = models[-count:]
+    joined = all(
+        re.fullmatch(r",? (?:and |or )?", sentence[a + len(name) : b]) for (a, name), (b, _) in itertools.pairwise(last)
+    )
+    return [name for _, name in last] if joined and len({n for _, n in last}) == count else []
+
+
+def _paired_list(sentence: str, numbers: list[Number], metrics: list[tuple[int, int, str]]) -> list[int]:
+    """ "AUROC and AUPRC of 0.935 [...] and 0.882 [...]": two metrics joined right before as many values, without
+    "respectively" (ioh_abp_eeg_ecg_plos_abstract.md). The indices of those values, or none."""
+    for index, (start, _, _, _) in enumerate(numbers[:-1]):
+        before = [m for m in metrics if m[1] <= start]
+        if len(before) < 2 or start - before[-1][1] > 12:
+            continue
+        chain = 1  # "sensitivity, specificity, and AUROC of 0.757, 0.902, and 0.8" (sepsis_physiomarkers_*.md)
+        while chain < len(before) and re.fullmatch(
+            r",? (?:and |or )?", sentence[before[-chain - 1][1] : before[-chain][0]]
+        ):
+            chain += 1
+        if chain >= 2 and len({m[2] for m in before[-chain:]}) == chain and index + chain <= len(numbers):
+            return list(range(index, index + chain))
+    return []
+
+
+def _distinct(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
