@@ -124,6 +124,8 @@ ADVERSARIAL = {
     "glued-leaderboard-rows": "Med-PaLM (((((2)85.4Towards Expert\n" * (MEGABYTE // 36),
     "cells-over-lines": "| a | b |\n|---|---|\n" + "|\nGPT-4\n" * (MEGABYTE // 8),
     "headings-on-one-line": "x ## A - k: v" * (MEGABYTE // 13),
+    "harness-results-objects": '{"results": {"t": {"acc": 0.5}}} ' * (MEGABYTE // 34),
+    "unclosed-harness-results": '{"results": {"t": [' * (MEGABYTE // 19),
 }
 
 

@@ -193,3 +193,19 @@ def test_authors_degrees_and_citation_marks_are_not_models_but_a_tool_named_in_t
     names = {m.name for m in read_text(text).models}
     assert "National Early Warning Score" in names
     assert not names & {"Lee1", "Park2", "Kim3", "PhD", "surgery.4", "Body Mass Index"}
+
+
+def test_a_harness_results_json_gives_each_tasks_metrics_and_none_of_its_errors_versions_or_settings() -> None:
+    text = (
+        "Results of our run:\n\n```json\n"
+        '{"results": {"medmcqa": {"alias": "medmcqa", "acc,none": 0.5312, "acc_stderr,none": 0.0077,'
+        ' "acc_norm,none": 0.5312}, "pubmedqa": {"acc,none": 0.758, "acc_stderr,none": 0.0191}},'
+        ' "versions": {"medmcqa": 1.0, "pubmedqa": 1.0}, "n-shot": {"medmcqa": 0},'
+        ' "config": {"model": "hf", "model_args": "pretrained=ProbeLab/medllama3-v20,dtype=bfloat16",'
+        ' "batch_size": 8}}\n```\n'
+    )
+    assert found(read_text(text)) == {
+        ("ProbeLab/medllama3-v20", "accuracy", 0.5312),
+        ("ProbeLab/medllama3-v20", "acc_norm", 0.5312),
+        ("ProbeLab/medllama3-v20", "accuracy", 0.758),
+    }

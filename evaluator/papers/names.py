@@ -96,6 +96,9 @@ METRIC_WORDS = (
     ("observed-to-expected ratio", r"observed[- ]to[- ]expected(?: \(O/E\))? ratio|O/E ratio"),
     ("calibration intercept", r"intercept"),
     ("exact match", r"exact[- ]match"),
+    # errors of a regression, such as a predicted depth of anaesthesia (anesthesia_depth_combinatorial_eeg_*.md)
+    ("rmse", r"RMSE|root[- ]mean[- ]squared?[- ]error"),
+    ("mae", r"MAE|mean absolute error"),
     ("reproducibility", r"reproducibility"),
     ("score", r"score[sd]?|scoring|점수"),
 )
@@ -175,8 +178,9 @@ _NOT_MODELS = re.compile(
     re.I,
 )
 # not a model's shape: a word with a citation mark ("surgery.4", "IV.3"), an identifier with a long digit run
-# ("cord-0878005-rd974tb3"), an author with an affiliation number ("Kumar2": see _AUTHOR)
-_NOT_A_NAME = re.compile(r"^(?:[a-z]+|[IVX]+)\.\d{1,2}$|\d{6,}")
+# ("cord-0878005-rd974tb3"), a commit hash on a copied page ("bcb7a51": bloom176b_pubmedqa_lm_eval_results_json.md),
+# an author with an affiliation number ("Kumar2": see _AUTHOR)
+_NOT_A_NAME = re.compile(r"^(?:[a-z]+|[IVX]+)\.\d{1,2}$|\d{6,}|^(?=[a-f]{0,39}\d)(?=\d{0,39}[a-f])[0-9a-f]{7,40}$")
 _AUTHOR = re.compile(r"^[A-Z][a-z]+\d{1,2}$")
 
 

@@ -148,6 +148,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         or (re.search(r"\d %?[ \t]$", before) and re.match(r"^[ \t]-?\.?\d", after))
     ):
         return True  # a table row set out without pipes: "0.8002 1.0 1772 0.6327 0.7759"
+    if written.isdigit() and match.group(2) is None and re.search(r"\d\.\d{1,6}%? $", before):
+        return True  # a line number or an index after a value: "Acc: 0.44 6 +" (a commit's diff view)
     if _KO_GAIN_AFTER.match(sentence[end : end + 60]):
         return True
     listed = _LISTED_AFTER.match(after)  # "5, 10, and 15 min in advance": the unit after the list is each one's

@@ -1,0 +1,90 @@
+"""Results files of an evaluation harness, pasted into a text or read as one: lm-evaluation-harness writes
+`{"results": {task: {metric: value, metric_stderr: ...}}, "versions": {...}, "config": {"model_args":
+"pretrained=..."}}` (bloom176b_pubmedqa_lm_eval_results_json.md; newer versions write "acc,none"). Each metric of
+each task is one claim; standard errors, versions, sample counts and settings are not results, so the numbers of
+the JSON are not read again as prose.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from evaluator.papers.names import models_in
+from evaluator.papers.record import ExtractedClaim
+from evaluator.papers.vocabulary import canonical_metric, read_value
+
+_RESULTS_KEY = re.compile(r'\{\s{0,40}"results"\s{0,4}:\s{0,4}\{')
+MAX_JSON = 2_000_000
+MAX_OBJECTS = 8
+_NOT_A_METRIC = re.compile(r"stderr|_std\b|alias|samples|^n$|count|version", re.I)
+_PRETRAINED = re.compile(r"pretrained=([^,\s]{1,200})")
+
+
+def results_json(text: str) -> tuple[list[ExtractedClaim], str]:
+    """The claims of every harness results object in `text`, and the text with those objects blanked out."""
+    claims: list[ExtractedClaim] = []
+    decoder = json.JSONDecoder()
+    rest = text
+    for _ in range(MAX_OBJECTS):
+        match = _RESULTS_KEY.search(rest)
+        if match is None:
+            break
+        try:
+            found, end = decoder.raw_decode(rest[: match.start() + MAX_JSON], match.start())
+        except ValueError:
+            break
+        claims += _claims(found, rest[match.start() : end], rest[: match.start()])
+        rest = rest[: match.start()] + " " * (end - match.start()) + rest[end:]
+    return claims, rest
+
+
+def _claims(found: Any, written: str, before: str) -> list[ExtractedClaim]:
+    results = found.get("results") if isinstance(found, dict) else None
+    if not isinstance(results, dict):
+        return []
+    model = _model_of(found, before)
+    claims = []
+    for task, metrics in results.items():
+        if not isinstance(metrics, dict):
+            continue
+        for key, value in metrics.items():
+            name = str(key).split(",", 1)[0]
+            if _NOT_A_METRIC.search(name) or isinstance(value, bool) or not isinstance(value, (int, float)):
+                continue
+            metric = canonical_metric(name.replace("_", " ") if name == "exact_match" else name)
+            reading = read_value(repr(value), metric=metric)
+            if reading is None or reading.value is None:
+                continue
+            claims.append(
+                ExtractedClaim(
+                    model=model,
+                    dataset=str(task)[:200],
+                    metric=metric,
+                    value=reading.value,
+                    raw_value=repr(value)[:100],
+                    unit=reading.unit,
+                    evidence=written[:600],
+                    notes=["read from an evaluation harness's results JSON"],
+                )
+            )
+    return claims
+
+
+def _model_of(found: dict[str, Any], before: str) -> str | None:
+    """The model a results object names (its "model_name", or "pretrained=" in its config's model_args), else the
+    last model named in the text before it ("evaluation-results / bloom176b / ... .json")."""
+    config = found.get("config")
+    places: list[dict[str, Any]] = [found, config] if isinstance(config, dict) else [found]
+    for where in places:
+        for key in ("model_name", "model"):
+            value = where.get(key)
+            if isinstance(value, str) and value.strip() and value not in ("hf", "hf-causal", "vllm"):
+                return value[:200]
+    args = config.get("model_args") if isinstance(config, dict) else None
+    pretrained = _PRETRAINED.search(args) if isinstance(args, str) else None
+    if pretrained:
+        return pretrained.group(1)
+    named = models_in(before[-500:])
+    return named[-1][1] if named else None
