@@ -33,7 +33,7 @@ def results_json(text: str) -> tuple[list[ExtractedClaim], str]:
             break
         try:
             found, end = decoder.raw_decode(rest[: match.start() + MAX_JSON], match.start())
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested deeper than the decoder goes
             break
         claims += _claims(found, rest[match.start() : end], rest[: match.start()])
         rest = rest[: match.start()] + " " * (end - match.start()) + rest[end:]
