@@ -209,3 +209,17 @@ def test_a_harness_results_json_gives_each_tasks_metrics_and_none_of_its_errors_
         ("ProbeLab/medllama3-v20", "acc_norm", 0.5312),
         ("ProbeLab/medllama3-v20", "accuracy", 0.758),
     }
+
+
+def test_a_table_rendered_with_spaces_is_read_when_its_header_names_one_model_per_value() -> None:
+    text = (
+        "Evaluation\n\nSubset Meditron-7B BioMistral-7B\nMedQA 4-option 52.0 50.6\nPubMedQA 74.4 77.5\n\n"
+        "Hyperparameters\nlr 2 16\nwarmup 100 10\n"
+    )
+    got = found(read_text(text))
+    assert {(m, v) for m, _, v in got} == {
+        ("Meditron-7B", 0.52),
+        ("BioMistral-7B", 0.506),
+        ("Meditron-7B", 0.744),
+        ("BioMistral-7B", 0.775),
+    }

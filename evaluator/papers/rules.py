@@ -32,7 +32,7 @@ from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, E
 from evaluator.papers.results_json import results_json
 from evaluator.papers.scoring import words
 from evaluator.papers.segment import Segments, plain, segment, with_line_breaks
-from evaluator.papers.tables import table_claims
+from evaluator.papers.tables import spaced_tables, table_claims
 from evaluator.papers.vocabulary import IOH_PATTERN
 
 MAX_TEXT = 4_000_000
@@ -106,7 +106,7 @@ def read_rules(text: str) -> Extraction:
     subjects = _unique(_MODEL_INDEX.findall(text[:5000]) + _subjects(body, parts, ids, links))
     context = Context(subjects=subjects, defined=defined_names(plain(body)))
     claims: list[ExtractedClaim] = list(harness)
-    for table in parts.tables:
+    for table in parts.tables + spaced_tables(body):
         claims += table_claims(table, context)
     for sentence in parts.sentences:
         if len(claims) >= MAX_CLAIMS * 2:
