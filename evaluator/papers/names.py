@@ -115,8 +115,12 @@ _FAMILIES = re.compile(
     re.I,
 )
 _METHODS = re.compile(
-    r"(?<![\w-])(extreme gradient boosting|gradient boosting|logistic regression|random forest|support vector "
-    r"machine|convolutional neural network|recurrent neural network|long short-term memory|CNN|RNN|LSTM|GRU|"
+    # a network with what kind it is: "the deep neural network", "multipath convolutional neural network", "neural
+    # network (AUROC: 0.72)" (postop_mortality_dnn_*.md, postop_30day_mortality_multipath_cnn_*.md, pih_ml_*.md)
+    r"(?<![\w-])((?:(?:multipath|deep|artificial|feed-?forward|graph|temporal) )?(?:convolutional |recurrent )?"
+    r"neural network|extreme gradient boosting|light gradient boosting machine|gradient boosting|logistic regression|"
+    r"random forest|support vector machine|multi-?layer perceptron|decision tree|naive Bayes|"
+    r"long short-term memory|CNN|RNN|LSTM|GRU|DNN|ANN|MLP|XGB|LGBM|"
     # "gradient boosted trees (GBT) ... the admission GBT model" (icu_admission_mortality_gbt_bmc_abstract.md)
     r"gradient boosted trees?|GBT|GBM|SVM|"
     r"1D-CNN(?: ?\+ ?LSTM)?)(?![\w-])",

@@ -46,6 +46,9 @@ _NAMES_A_MEASURE = re.compile(
     r"(?: ?\([^()]{1,30}\))?",
     re.I,
 )
+# a first cell that names nobody: "NA", "-", a size "70B" or a bare number, as in a leaderboard whose rows broke over
+# lines and slid under the wrong headers (pubmedqa_official_leaderboard_reasoning_required.md)
+_NO_NAME = re.compile(r"^(?:N/?A|n/?a|-|—|–|\d{1,4}(?:\.\d{1,3})?\s?[BMK]?|)$")
 _VALUE_HEADER = re.compile(r"^(?:scores?|values?|results?)$", re.I)
 _MODEL_HEADER = re.compile(r"^(?:models?|methods?|systems?|model names?|llms?|모델)$", re.I)
 _FIELDS = {
@@ -177,7 +180,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     above = ""
     for row, line in zip(table.rows, table.lines[1:], strict=False):
         above = row[0] if row and row[0].strip() else above  # a blank first cell continues the row above
-        if row not in rows or (not models_in_header and _HUMAN_ROW.match(row[0])):
+        if row not in rows or (not models_in_header and (_HUMAN_ROW.match(row[0]) or _NO_NAME.match(row[0].strip()))):
             continue
         written = row[1 + metric_at] if metric_at is not None and metric_at + 1 < len(row) else None
         metric = canonical_metric(written) if written else None
