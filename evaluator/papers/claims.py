@@ -124,7 +124,12 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
 # a value the sentence before measured, risen or fallen to: "정답률은 51.82%를 기록했다. 한의학 용어를 한자로 함께
 # 적은 경우 57.59%로 상승했다" (gpt4_korean_medicine_exam_news_ko.md), "... rose to 71.2%"
 _CONTINUES = re.compile(
-    r"\d ?%(?:로|까지) ?(?:상승|올랐|높아|향상|하락|떨어)|\b(?:rose|rising|increased|improved|fell|dropped) to \d", re.I
+    r"\d ?%(?:로|까지) ?(?:상승|올랐|높아|향상|하락|떨어)|\b(?:rose|rising|increased|improved|fell|dropped) to \d|"
+    # "This was higher than that for the deep neural network (0.825; ...)" after "the AUROC was 0.867"
+    # (postop_30day_mortality_multipath_cnn_acemap_abstract.md)
+    r"^(?:This|That|It|These|Which) (?:was|were|is|are) (?:\w+ )?(?:higher|lower|better|worse|greater|superior|"
+    r"inferior|comparable|similar)\b",
+    re.I,
 )
 
 
@@ -142,6 +147,7 @@ def _adjacent(sentence: str, model: tuple[int, str], start: int) -> bool:
     return sentence[model[0] + len(model[1]) : start].strip() in ("(", "")
 
 
+_BRACKETED = re.compile(r"\([^()]{0,200}\)")
 _SCORED_VERB = re.compile(r"scored|scoring", re.I)
 _RESULT_WORDS = re.compile(
     r"\b(?:achiev|outperform|surpass|exceed|improv|scor|reach)\w{0,6}|state[- ]of[- ]the[- ]art", re.I
@@ -195,7 +201,9 @@ def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, in
     in points is a score."""
     if in_points(sentence, end):
         return "score"
-    before = [m for m in metrics if m[1] <= start and not re.search(r"[;]", sentence[m[1] : start])]
+    # a semicolon ends the metric's clause, but not one inside brackets: "(0.825; 95% CI: 0.790-0.860), random forest
+    # (0.848; ...)" (postop_30day_mortality_multipath_cnn_acemap_abstract.md)
+    before = [m for m in metrics if m[1] <= start and ";" not in _BRACKETED.sub("", sentence[m[1] : start])]
     after = [m for m in metrics if m[0] >= end and m[0] - end <= 12]
     if after and (not before or re.match(r"^ ?%? ?\(?$", sentence[end : after[0][0]])):
         return after[0][2]
@@ -279,7 +287,11 @@ def _subject_of(sentence: str, context: Context) -> str | None:
         meant = next((name for name in reversed(context.named) if said & words(name)), None)
         if meant is not None:
             return meant
-        return context.subjects[0] if len(context.subjects) == 1 else context.called_model
+        if len(context.subjects) == 1:
+            return context.subjects[0]
+        # "the sensitivity and specificity of the model" when one model only has been named
+        # (postop_delirium_xgboost_samsung_aminer_abstract.md)
+        return context.called_model or (context.named[0] if len(set(context.named)) == 1 else None)
     return context.last_model or (context.subjects[0] if len(context.subjects) == 1 else None)
 
 
