@@ -21,6 +21,7 @@ import json
 import re
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 SPECS = Path(__file__).resolve().parent.parent / "specs" / "catalog"
 
@@ -198,8 +199,27 @@ def benchmark_pattern() -> re.Pattern[str]:
         except (OSError, ValueError):
             continue
         names.update(n for n in [page.get("name"), *page.get("aliases", [])] if isinstance(n, str) and len(n) <= 40)
-    alternatives = "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
-    return re.compile(r"(?<![\w-])(" + alternatives + r")(?![\w-]*\w)", re.I)
+    return re.compile(r"(?<![\w-])(" + _trie_pattern(names) + r")(?![\w-]*\w)", re.I)
+
+
+def _trie_pattern(names: set[str]) -> str:
+    """One alternation of `names` as a trie ("med(?:qa|mcqa)"), matching the longest name at each place as the plain
+    alternation did, but trying each letter once instead of every name: a few times faster over long texts."""
+    trie: dict[str, Any] = {}
+    for name in names:
+        node = trie
+        for char in name.lower():
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def pattern(node: dict[str, Any]) -> str:
+        branches = [re.escape(char) + pattern(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return pattern(trie)
 
 
 def benchmarks_in(text: str) -> list[tuple[int, str]]:

@@ -126,7 +126,7 @@ def unflattened(line: str) -> list[str]:
     glued = _glued_csv(line) if len(line) > 200 else None
     if glued is not None:
         return ["", *glued, ""]
-    match = _INLINE_DELIMITER.search(line)
+    match = _INLINE_DELIMITER.search(line) if "---" in line else None
     if match is None or match.start() == 0:
         return [line]
     width = match.group(0).count("-|") + match.group(0).count(":|")
@@ -147,6 +147,7 @@ def unflattened(line: str) -> list[str]:
 # a Markdown page whose line breaks were lost keeps its heading and list marks inside one long line: "... evaluation
 # set: - Loss: 1.4462 - Accuracy: 0.4002 ## Model description ..." (medqa_linkbert_trainer_card_raw.md)
 _FLAT_HEADING = re.compile(r"(?<=\S) (?=#{1,6} [A-Za-z])")
+MAX_FLAT_LINE = 100_000  # a card copied as one line is a few kilobytes; a longer line is not one
 _FLAT_ITEM = re.compile(r"(?<=\S) (?=- [A-Za-z][\w ]{0,40}: )")
 
 
@@ -157,7 +158,7 @@ def with_line_breaks(text: str) -> str:
         return text
     return "\n".join(
         _FLAT_ITEM.sub("\n", _FLAT_HEADING.sub("\n\n", line))
-        if len(line) >= 400 and len(_FLAT_HEADING.findall(line)) >= 2
+        if 400 <= len(line) <= MAX_FLAT_LINE and len(_FLAT_HEADING.findall(line)) >= 2
         else line
         for line in text.splitlines()
     )
@@ -173,7 +174,7 @@ def _rejoined(lines: list[str]) -> list[str]:
         line = lines[index]
         out.append(line)
         index += 1
-        if not (_DELIMITER_ROW.match(line) and len(out) >= 2 and "|" in out[-2]):
+        if not ("---" in line and _DELIMITER_ROW.match(line) and len(out) >= 2 and "|" in out[-2]):
             continue
         end = index
         while end < len(lines) and lines[end].strip() and end - index < MAX_ROWS:
@@ -200,7 +201,7 @@ def _unglued(lines: list[str]) -> list[str]:
     index = 0
     while index < len(lines):
         end = index
-        while end < len(lines) and len(lines[end]) < 400 and _GLUED_ROW.match(lines[end].strip()):
+        while end < len(lines) and len(lines[end]) < 400 and "." in lines[end] and _GLUED_ROW.match(lines[end].strip()):
             end += 1
         if end - index < MIN_GLUED_ROWS:
             out.append(lines[index])

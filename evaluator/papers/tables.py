@@ -316,8 +316,11 @@ _SPACED_ROW = re.compile(r"^(\S.{0,80}?)((?: -?\d{1,3}(?:\.\d{1,4})?%?){2,12})$"
 def spaced_tables(text: str) -> list[Table]:
     """Tables rendered with spaces only, read when their header line names one model per value of each row."""
     lines = [line.strip() for line in text.splitlines()]
+    rowlike = [_SPACED_ROW.match(line) is not None if line[-1:].isdigit() else False for line in lines]
     tables = []
     for index, head in enumerate(lines[:-2]):
+        if not (rowlike[index + 1] and rowlike[index + 2]):
+            continue  # a header needs two rows under it; most lines are no header, and models_in costs
         named = [name for _, name in models_in(head)]
         if len(named) < 2 or len(head) > 200 or "|" in head:
             continue
