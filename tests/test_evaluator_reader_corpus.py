@@ -47,8 +47,9 @@ FLOOR = {
     # was tuned on; dev (148 files) after: 87.8%, 96.9%, 92.1%
     "dev": {"claim_recall": 0.863, "claim_precision": 0.962, "model_recall": 0.936},
     # the first fresh split read at 50.0%, 21.1%, 86.7% when measured once, and was declared spent and moved to dev
-    # the same day; the second fresh split's floor is set when it is first measured
-    "test": {"claim_recall": 0.0, "claim_precision": 0.0, "model_recall": 0.0},
+    # the same day. The second fresh split (22 texts, fresh_test_2.json), measured once on 2026-12-01 at 20:58 (commit
+    # 1e6ea77): recall 46.8% (37 of 79), precision 49.3% (37 of 75 read), model recall 93.9%, 0 mapping errors
+    "test": {"claim_recall": 0.468, "claim_precision": 0.493, "model_recall": 0.938},
 }
 
 
@@ -115,10 +116,17 @@ async def test_a_released_models_readme_proposes_its_models_and_their_runs(app: 
 async def test_an_abstract_about_closed_models_proposes_nothing_and_lists_them_with_the_reason(
     app: httpx.AsyncClient,
 ) -> None:
-    for name in ("medpalm2_fact_page.md", "gpt4_knlekmd_arxiv_2303_17807.md"):  # `test` files
+    # the first two were `test` files of the first split (now spent); the last two are of the second fresh split
+    for name in (
+        "medpalm2_fact_page.md",
+        "gpt4_knlekmd_arxiv_2303_17807.md",
+        "dental_hygienist_exam_llms_biocloudy_abstract.md",
+        "japanese_nurse_exam_chatgpt_scite_abstract.md",
+    ):
         reading = await read(app, name)
         assert reading["proposed"] == 0
         listed = {i["model"]: i for i in reading["items"] if i["kind"] == "model"}
         assert listed and all(i["action"] == "not_proposed" and i["reason"] for i in listed.values())
-    assert "weights" in listed.get("GPT-4", {}).get("reason", "") or "comparator" in listed["GPT-4"]["reason"]
+        if "GPT-4" in listed:
+            assert "weights" in listed["GPT-4"]["reason"] or "comparator" in listed["GPT-4"]["reason"]
     assert (await app.get("/v1/review/queue")).json()["items"] == []
