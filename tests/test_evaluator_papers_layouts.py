@@ -223,3 +223,12 @@ def test_a_table_rendered_with_spaces_is_read_when_its_header_names_one_model_pe
         ("Meditron-7B", 0.744),
         ("BioMistral-7B", 0.775),
     }
+
+
+def test_a_metrics_scale_a_spaced_range_and_a_file_size_give_no_claims() -> None:
+    text = (
+        "AUROC 값이 1에 가까울수록 성능이 우수하다. An AUROC closer to 1 is better. Across the twelve models the "
+        "accuracy range was 20% - 80%. model.safetensors 1.99 kB"
+    )
+    record = read_text(text)
+    assert record.claims == [] and "kB" not in {m.name for m in record.models}

@@ -179,7 +179,9 @@ _NOT_MODELS = re.compile(
     r"USA|US|UK|EU|Korea|Korean|English|Chinese|Research|Square|Journal|Abstract|Background|Methods?|Results?|"
     r"Conclusions?|Objective|RESULTS|METHODS|BACKGROUND|CONCLUSIONS|OBJECTIVE|arXiv|DOI|PMC|PMID|NCT\d+|"
     # degrees after authors' names (acumen_hpi_single_arm_trial_scribd_abstract.md)
-    r"PhD|MD|MSc|MPH|DrPH|BSc|MBBS|FRCA|FRCPC|FANZCA)$",
+    r"PhD|MD|MSc|MPH|DrPH|BSc|MBBS|FRCA|FRCPC|FANZCA|"
+    # a file's size on a copied page: "1.99 kB" (bio_clinicalbert_medicalcondition_trainer_card.md)
+    r"kB|KiB|MiB|GiB|bytes)$",
     re.I,
 )
 # not a model's shape: a word with a citation mark ("surgery.4", "IV.3"), an identifier with a long digit run

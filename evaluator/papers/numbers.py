@@ -72,8 +72,13 @@ _BOUND_AFTER = re.compile(
 # both ends of a range: "range from 78% to 100%", "between 0.7 and 0.8", "60–64%", "IQR 91–99%"
 # (cardiology_board_exam_chatbots_smw_summary.md, gpt4o_anatomy_german_exam_mdpi_abstract.md)
 _RANGE = re.compile(
-    r"(?:rang(?:ing|ed|e) (?:from )?|between )(?:-?[\d.]{1,10} ?%? ?(?:to|and|-|–|—) ?)?$|\d ?%? ?[–—~～] ?$", re.I
+    r"(?:rang(?:ing|ed|e) (?:from )?|between )(?:-?[\d.]{1,10} ?%? ?(?:to|and|-|–|—) ?)?$|\d ?%? ?[–—~～] ?$|"
+    r"\d ?%? - $",
+    re.I,
 )
+# the scale of a metric explained (icu_cardiac_arrest_hrv_ai_news_ko.md, "값이 1에 가까울수록 성능이 우수")
+_SCALE_BEFORE = re.compile(r"\b(?:closer to|close to|approaching|from 0 to|between 0 and)\W{0,3}$", re.I)
+_KO_SCALE_AFTER = re.compile(r"^ ?(?:에 가까울 ?수록|에 가까운|에 근접할수록)")
 _PEOPLE = re.compile(
     r"(?:physicians?|doctors?|clinicians?|humans?|experts?|residents|students|examinees|test[- ]takers|fellows|"
     r"participants|trainees|"
@@ -169,8 +174,10 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True  # "Table 2", "Fig. 3", a citation "[1]" (medqa_aiwiki_overview.md)
     if written.isdigit() and int(written) < 20 and re.search(r"[A-Za-z] \($", before) and after.startswith(")"):
         return True  # a part or an item label: "internal medicine (2)" (gpt4_knlekmd_arxiv_2303_17807.md)
-    if re.match(r"^ ?(?:-|–|~|～)\d", after):  # a range "0.84-0.92", "76~79%"
+    if re.match(r"^ ?(?:-|–|~|～)\d|^ ?%? - \d", after):  # a range "0.84-0.92", "76~79%", "20% - 80%"
         return True
+    if _SCALE_BEFORE.search(before) or _KO_SCALE_AFTER.match(after):
+        return True  # the scale of a metric, not a result: "the closer to 1", "AUROC 값이 1에 가까울수록"
     if re.match(r"^-[a-z]{3,}", after):  # a count in a compound: "a 100-iteration bootstrap" (apricot_m_*.md)
         return True
     if re.match(r"^[A-Z][a-z]", after):  # text run together: "Med-PaLM 285.4Towards" (medqa_usmle_hyperai_*.md)
