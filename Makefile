@@ -95,6 +95,7 @@ bench: install system-tools
 	$(BIN)/python bench/stats_bench.py
 	$(BIN)/python bench/vitaldb_windows_bench.py
 	$(BIN)/python bench/page_bench.py
+	$(BIN)/python bench/reader_speed.py
 	$(BIN)/python bench/coverage_study.py --datasets 1000
 
 # Long runs behind the bounded CI versions (issue 8); each prints its figures.

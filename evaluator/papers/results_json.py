@@ -53,7 +53,7 @@ def _claims(found: Any, written: str, before: str) -> list[ExtractedClaim]:
             name = str(key).split(",", 1)[0]
             if _NOT_A_METRIC.search(name) or isinstance(value, bool) or not isinstance(value, (int, float)):
                 continue
-            metric = canonical_metric(name.replace("_", " ") if name == "exact_match" else name)
+            metric = canonical_metric(name)
             reading = read_value(repr(value), metric=metric)
             if reading is None or reading.value is None:
                 continue

@@ -119,7 +119,7 @@ def read_rules(text: str) -> Extraction:
     if _POOLED.search(body[:5000]):
         claims = [c for c in claims if c.model is not None]
     claims = claims[:MAX_CLAIMS]
-    names = _unique(subjects + [c.model for c in claims if c.model] + _named(parts, context.defined))[:MAX_MODELS]
+    names = _unique(subjects + [c.model for c in claims if c.model] + _named(parts, context))[:MAX_MODELS]
     plain_body = plain(body)
     base = find_base_model(plain_body, matter)
     single = len(subjects) == 1
@@ -231,8 +231,9 @@ def _weights(name: str, links: list[tuple[str, str]], ids: list[str], body: str 
     return NOT_RELEASED
 
 
-def _named(parts: Segments, defined: dict[str, str]) -> list[str]:
-    names = [name for sentence in parts.sentences for _, name in models_in(sentence, defined)]
+def _named(parts: Segments, context: Context) -> list[str]:
+    """The models the sentences named (the claim reader kept them as it read each one) and the tables' rows."""
+    names = list(context.named)
     for table in parts.tables:
         names += [row[0] for row in table.rows if row and is_model_name(row[0])]
     return names

@@ -33,6 +33,13 @@ _COST_COLUMN = re.compile(
     r"\bspeed\b|\bparams?\b|\bparameters\b|\bloss\b|\bcontext (?:length|window)\b|\bdate\b",
     re.I,
 )
+
+
+def _not_a_score(label: str) -> bool:
+    """A column (or a row, when models head the columns) of what a model is or costs, not of how well it did."""
+    return bool(_SKIP_COLUMNS.match(label.strip()) or _COST_COLUMN.search(label))
+
+
 # a first column of reference answers or opponents: "| Ref. response | Win rate |" rows GPT-4, Claude-2 are what the
 # model named above the table was compared against, not models with those values (medical_llama2_gpt4_judge_*.md)
 _REFERENCE_CORNER = re.compile(r"^(?:ref(?:erence)?\b|vs\.?$|versus|against|opponents?|compared (?:to|with))", re.I)
@@ -280,7 +287,7 @@ def _cell_claim(
     metric: str | None = None,
 ) -> ExtractedClaim | None:
     raw = _cell_number(cell)
-    if raw is None or _SKIP_COLUMNS.match(label.strip()) or _COST_COLUMN.search(label) or not model.strip():
+    if raw is None or _not_a_score(label) or not model.strip():
         return None
     metric = metric or metric_of(label) or metric_of(corner) or metric_of(table.caption)
     dataset = canonical_dataset(benchmark_of(label) or benchmark_of(corner) or benchmark_of(table.caption))
