@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import platform
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -40,39 +41,42 @@ async def off_loop(function: Callable[..., T], *args: Any) -> T:
         raise BadRequest(str(problem)) from None
 
 
-async def command_outputs(
-    registry: Registry, plan: Plan, kind: TaskKind, source: Source, spec: TaskSpec, key: str
-) -> Outputs:
+@dataclass(frozen=True)
+class Job:
+    """What asking a model for a task's outputs needs: where to cache items, the plan, the task's kind and data."""
+
+    registry: Registry
+    plan: Plan
+    kind: TaskKind
+    source: Source
+    spec: TaskSpec
+    key: str
+    progress: runner.Progress
+    timings: Timings
+
+
+async def command_outputs(job: Job) -> Outputs:
     """Run the command on the instances not yet cached; cache what it wrote."""
-    cache = cached(registry, key)
-    todo = set(await off_loop(source.instance_ids)) - set(cache)
+    cache = cached(job.registry, job.key)
+    todo = set(await off_loop(job.source.instance_ids)) - set(cache)
     fresh: dict[str, ItemOutput] = {}
     if todo:
-        inputs = await off_loop(kind.command_inputs, source, spec, todo)
-        fresh = await run_command(str(plan.config["command"]), inputs, kind.output_field)
-        await run_store.save_items(registry.store, key, [(k, v.to_json()) for k, v in fresh.items()])
+        inputs = await off_loop(job.kind.command_inputs, job.source, job.spec, todo)
+        fresh = await run_command(str(job.plan.config["command"]), inputs, job.kind.output_field)
+        await run_store.save_items(job.registry.store, job.key, [(k, v.to_json()) for k, v in fresh.items()])
     return {**cache, **fresh}, len(fresh)
 
 
-async def chat_outputs(
-    registry: Registry,
-    plan: Plan,
-    kind: TaskKind,
-    source: Source,
-    spec: TaskSpec,
-    key: str,
-    progress: runner.Progress,
-    timings: Timings,
-) -> Outputs:
+async def chat_outputs(job: Job) -> Outputs:
     """Ask the chat endpoint every instance not yet cached (completed items are saved in batches as they come)."""
-    assert plan.endpoint is not None
-    prompts = kind.chat_prompts(source)
-    generation = (spec.model_extra or {}).get("generation", {})
+    assert job.plan.endpoint is not None
+    prompts = job.kind.chat_prompts(job.source)
+    generation = (job.spec.model_extra or {}).get("generation", {})
     endpoint = ChatEndpoint(
-        plan.endpoint,
+        job.plan.endpoint,
         max_tokens=generation.get("max_tokens"),
         temperature=float(generation.get("temperature", 0)),
-        timings=timings,
+        timings=job.timings,
     )
     counter = {"calls": 0}
 
@@ -81,36 +85,30 @@ async def chat_outputs(
         return await endpoint.complete(prompt.messages)
 
     try:
-        async with ItemSaver(registry, key) as saver:
-            outputs = await runner.answer_each(prompts, ask, cached(registry, key), saver.save, progress)
-            timings.lap("requests")
+        async with ItemSaver(job.registry, job.key) as saver:
+            outputs = await runner.answer_each(prompts, ask, cached(job.registry, job.key), saver.save, job.progress)
+            job.timings.lap("requests")
     finally:
         await endpoint.close()
-    timings.lap("item cache and close")
+    job.timings.lap("item cache and close")
     return outputs, counter["calls"]
 
 
-async def compute(
-    registry: Registry,
-    plan: Plan,
-    kind: TaskKind,
-    source: Source,
-    spec: TaskSpec,
-    key: str,
-    progress: runner.Progress,
-    timings: Timings,
-) -> tuple[runner.Computation, int]:
+async def compute(job: Job) -> tuple[runner.Computation, int]:
     """The model's outputs (cached items are not asked again), scored by the kind; and the count of new calls."""
-    if plan.adapter == "python":
-        outputs, calls = await off_loop(kind.baseline_outputs, plan.model.slug, source, spec, key), 0
-        timings.lap("model outputs")
-    elif plan.adapter == "command":
-        outputs, calls = await command_outputs(registry, plan, kind, source, spec, key)
-        timings.lap("model outputs")
+    if job.plan.adapter == "python":
+        outputs, calls = (
+            await off_loop(job.kind.baseline_outputs, job.plan.model.slug, job.source, job.spec, job.key),
+            0,
+        )
+        job.timings.lap("model outputs")
+    elif job.plan.adapter == "command":
+        outputs, calls = await command_outputs(job)
+        job.timings.lap("model outputs")
     else:
-        outputs, calls = await chat_outputs(registry, plan, kind, source, spec, key, progress, timings)
-    computation = await off_loop(kind.score, source, outputs, spec, key)
-    timings.lap("parse, score, bootstrap CIs")
+        outputs, calls = await chat_outputs(job)
+    computation = await off_loop(job.kind.score, job.source, outputs, job.spec, job.key)
+    job.timings.lap("parse, score, bootstrap CIs")
     return computation, calls
 
 

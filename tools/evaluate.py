@@ -27,7 +27,7 @@ from store import results as result_store
 from store import runs as run_store
 from store.tasks import Task
 from tools.bundles import store_result
-from tools.eval_outputs import PredictionsNotWritten, bundle_for, compute, off_loop, write_predictions_file
+from tools.eval_outputs import Job, PredictionsNotWritten, bundle_for, compute, off_loop, write_predictions_file
 from tools.eval_plan import (
     EvalOutcome,
     EvalRequest,
@@ -115,7 +115,7 @@ async def evaluate(
                 beat.update(done, total)
                 progress(done, total)
 
-            computation, calls = await compute(registry, plan, kind, source, spec, key, report, clock)
+            computation, calls = await compute(Job(registry, plan, kind, source, spec, key, report, clock))
             path = registry.predictions_path(f"{run_id}/{FILE_NAME}")
             sha256 = await write_predictions_file(path, kind, computation.columns)
             clock.lap("predictions write")
