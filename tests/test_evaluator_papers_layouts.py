@@ -6,6 +6,7 @@ of values, and the model a card's model was fine-tuned from."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 from evaluator.papers import PaperRecord, RuleExtractor
 from evaluator.papers.segment import segment, unflattened, with_line_breaks
@@ -232,3 +233,10 @@ def test_a_metrics_scale_a_spaced_range_and_a_file_size_give_no_claims() -> None
     )
     record = read_text(text)
     assert record.claims == [] and "kB" not in {m.name for m in record.models}
+
+
+def test_a_json_document_is_read_as_the_prose_its_strings_hold() -> None:
+    body = "## Results\n\nMeditron-70B reached an accuracy of 70.2% on MedQA.\n"
+    text = json.dumps({"id": "x1", "page": {"name": "MedQA", "body": body, "updated": "2026-01-01"}})
+    assert found(read_text(text)) == {("Meditron-70B", "accuracy", 0.702)}
+    assert not {m.name for m in read_text(text).models} & {"nMeditron-70B", "nMeditron"}

@@ -88,3 +88,32 @@ def _model_of(found: dict[str, Any], before: str) -> str | None:
         return pretrained.group(1)
     named = models_in(before[-500:])
     return named[-1][1] if named else None
+
+
+MIN_PROSE = 20  # a JSON string shorter than this is a key's value such as an id or a date, not prose
+
+
+def json_prose(text: str) -> str:
+    """A text that is one JSON document (an API reply, a catalog entry, a notebook) as the prose its strings hold,
+    escapes undone: '{"body": "\\n## What it measures\\n..."}' reads as its Markdown; any other text as it is."""
+    stripped = text.strip()
+    if not stripped.startswith(("{", "[")) or len(stripped) > MAX_JSON:
+        return text
+    try:
+        found = json.loads(stripped)
+    except (ValueError, RecursionError):
+        return text
+    return "\n\n".join(_strings(found)) or text
+
+
+def _strings(found: Any) -> list[str]:
+    pending, out = [found], []
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str) and len(item) >= MIN_PROSE:
+            out.append(item)
+        elif isinstance(item, dict):
+            pending.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            pending.extend(reversed(item))
+    return out

@@ -29,7 +29,7 @@ from evaluator.papers.identifiers import (
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
 from evaluator.papers.names import benchmarks_in, defined_names, is_benchmark_or_metric, is_model_name, models_in
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
-from evaluator.papers.results_json import results_json
+from evaluator.papers.results_json import json_prose, results_json
 from evaluator.papers.scoring import words
 from evaluator.papers.segment import Segments, plain, segment, with_line_breaks
 from evaluator.papers.tables import spaced_tables, table_claims
@@ -99,7 +99,8 @@ def read_rules(text: str) -> Extraction:
     """Everything the rules find in `text`, before mapping."""
     text = with_line_breaks(without_comments(text[:MAX_TEXT]))
     matter = read_front_matter(text)
-    harness, body = results_json(text[matter.end :])
+    harness, rest = results_json(text[matter.end :])
+    body = json_prose(rest)
     parts = segment(body)
     ids = model_name_ids(body)
     links = _hf_links(text)
