@@ -205,10 +205,67 @@ def test_a_harness_results_json_gives_each_tasks_metrics_and_none_of_its_errors_
         ' "config": {"model": "hf", "model_args": "pretrained=ProbeLab/medllama3-v20,dtype=bfloat16",'
         ' "batch_size": 8}}\n```\n'
     )
+    # "acc_norm" equal to "acc" is the same result written twice: one claim
     assert found(read_text(text)) == {
         ("ProbeLab/medllama3-v20", "accuracy", 0.5312),
-        ("ProbeLab/medllama3-v20", "acc_norm", 0.5312),
         ("ProbeLab/medllama3-v20", "accuracy", 0.758),
+    }
+
+
+def test_a_harness_results_json_cut_off_in_its_config_still_gives_its_results_and_the_model_its_config_names() -> None:
+    text = (
+        '{"results": {"headqa_en": {"acc,none": 0.4412, "acc_stderr,none": 0.0095, "acc_norm,none": 0.4791}},'
+        ' "group_subtasks": {"headqa_en": []}, "config": {"model": "vllm", "model_args": '
+        '"pretrained=SomeLab/clinical-qwen-7b,tensor_parallel_size=1", "batch_sizes": [\n[... excerpt ends here]'
+    )
+    assert found(read_text(text)) == {
+        ("SomeLab/clinical-qwen-7b", "accuracy", 0.4412),
+        ("SomeLab/clinical-qwen-7b", "acc_norm", 0.4791),
+    }
+
+
+def test_spans_written_with_a_tilde_sign_or_to_give_no_claims_but_a_change_from_one_value_to_another_does() -> None:
+    quiet = (
+        "연도별 정답률은 55.2%∼68.9%의 분포를 보였다. Across the three sittings GPT-4 scored around 58.5 to 66.25 "
+        "points in accuracy. Its accuracy was between 60% and 70%."
+    )
+    assert {c.value for c in read_text(quiet).claims if c.value is not None} == set()
+    change = "With retrieval, the AUROC of TabNet improved from 0.81 to 0.86."
+    assert {v for _, _, v in found(read_text(change))} == {0.81, 0.86}
+
+
+def test_a_table_of_one_models_stages_is_read_as_that_models_results_in_those_settings() -> None:
+    text = (
+        "# Clinical NLI with BioLinkBERT\n\n- **Model**: `michiyasunaga/BioLinkBERT-large`\n"
+        "- **Dataset**: MedNLI\n\n| Model | Accuracy | Entailment Agreement |\n|---|---|---|\n"
+        "| Zero-shot | 0.412 | 0.38 |\n| Fine-tuned | 0.846 | 0.79 |\n"
+    )
+    claims = read_text(text).claims
+    got = {(c.model, c.metric, c.value, c.setting) for c in claims}
+    assert got == {
+        ("michiyasunaga/BioLinkBERT-large", "accuracy", 0.412, "zero-shot"),
+        ("michiyasunaga/BioLinkBERT-large", "entailment agreement", 0.38, "zero-shot"),
+        ("michiyasunaga/BioLinkBERT-large", "accuracy", 0.846, "Fine-tuned"),
+        ("michiyasunaga/BioLinkBERT-large", "entailment agreement", 0.79, "Fine-tuned"),
+    }
+
+
+def test_percentages_written_on_benchmarks_are_their_scores_and_the_pair_after_a_beaten_model_is_subject_then_it() -> (
+    None
+):
+    text = (
+        "Meerkat 8B Instruct - a medical assistant\n"
+        "It is built on the Llama 3 architecture.\n"
+        "- Strong results: beats Llama 3.1 8B on PubMedQA (77.1% vs 71.0%) and MedMCQA (63.4% vs 58.2%).\n"
+        "- Runs at roughly 15% of GPT-4o's cost, and DeepSeek V3 reaches 81.0% on MedQA.\n"
+    )
+    got = {(c.model, c.value, c.dataset) for c in read_text(text).claims}
+    assert got == {
+        ("Meerkat 8B Instruct", 0.771, "PubMedQA"),
+        ("Llama 3.1 8B", 0.71, "PubMedQA"),
+        ("Meerkat 8B Instruct", 0.634, "MedMCQA"),
+        ("Llama 3.1 8B", 0.582, "MedMCQA"),
+        ("DeepSeek V3", 0.81, "MedQA"),
     }
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from evaluator.papers.lists import respectively
 from evaluator.papers.names import benchmarks_in, metrics_in, models_in
 from evaluator.papers.numbers import in_points, not_a_result, said_of_people
+from evaluator.papers.on_benchmark import bound_to_benchmark, nearest_benchmark
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.scoring import words
 from evaluator.papers.vocabulary import read_value, resolve_dataset, settings_of
@@ -53,7 +54,9 @@ _VERSUS = re.compile(r"^(?: ?[(\[][^()\[\]]{0,50}[)\]])?[ )\],]{0,60}?\b(?:vs\.?
 _CONTRAST = re.compile(r";|\b(?:while|whereas|but|compared|than|vs\.?|versus|unlike)\b|보다|대비|반면")
 # the model named right after one of these is what the sentence's subject was compared with
 _OUTDONE = re.compile(
-    r"\b(?:outperform\w*|surpass\w*|exceed\w*|beat|than|compared (?:with|to)|over|against)\W{0,3}(?:the )?$", re.I
+    r"\b(?:outperform\w*|surpass\w*|exceed\w*|beat|beats|beating|tops|than|compared (?:with|to)|over|against)\W{0,3}"
+    r"(?:the )?$",
+    re.I,
 )
 _NOBODY = "\0"  # _model_for's answer for a value it knows is not the named model's
 # words of "the <words> model" that do not tell one model from another
@@ -84,11 +87,16 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
     models = list(models_in(sentence, context.defined))
     previous, context.last_metric = context.last_metric, None
     metrics = metrics_in(sentence) or _continued(sentence, previous)
-    if not metrics and "점" not in sentence:  # no claim without a metric, but a score in points ("50점") names its own
+    bound = set() if metrics else bound_to_benchmark(sentence)
+    if not metrics and not bound and "점" not in sentence:
+        # no claim without a metric, but a score in points ("50점") names its own, and a percentage written on a
+        # benchmark ("MedQA (89.8% vs 74.9%)") is that benchmark's score
         _remember_model(sentence, models, context)
         return []
     spans = [(p, sentence.find(n, p) + len(n) if sentence.find(n, p) == p else p + 1) for p, n in models]
     numbers = [n for n in _result_numbers(sentence) if not any(s <= n[0] < e for s, e in spans)]
+    if bound:
+        numbers = [n for n in numbers if n[0] in bound]
     if not numbers:
         claims = _unvalued(sentence, models, context)
         _remember_model(sentence, models, context)
@@ -98,7 +106,7 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
     for index, (start, end, raw, ci) in enumerate(numbers):
         metric, model = aligned.get(index, (None, None))
         metric = metric or _metric_for(sentence, start, end, metrics)
-        if metric is None:
+        if metric is None and start not in bound:
             continue
         if said_of_people(sentence, start, [p for p, _ in models]):
             continue
@@ -245,6 +253,12 @@ def _model_for(
             # "the index ... respectively was 0.957 (95% CI ...) versus 0.923": one model named, the pair is two
             # ways of measuring it (hpi_forward_backward_anesthesiology_abstract.md)
             return before[0][1]
+        # "Outperforms Gemma 3 27B ... MedQA (89.8% vs 74.9%)": the first value is the beaten model's better, the
+        # text's subject (medgemma_27b_text_featherless_unsloth_summary.md)
+        beaten = words(before[-1][1]) if before else set()
+        subject = context.subjects[0] if len(context.subjects) == 1 else None
+        if subject and words(subject) != beaten:
+            return subject
         return _subject_of(sentence, context) if before else None
     prior = [(p, n) for p, n in models if p < start]
     if _COMPARED_AFTER.match(sentence, numbers[index][1]) and not (prior and _adjacent(sentence, prior[-1], start)):
@@ -315,20 +329,20 @@ def _remember_model(sentence: str, models: list[tuple[int, str]], context: Conte
 
 
 def _claim(
-    evidence: str, raw: str, metric: str, model: str | None, start: int, ci: tuple[float, float] | None
+    evidence: str, raw: str, metric: str | None, model: str | None, start: int, ci: tuple[float, float] | None
 ) -> ExtractedClaim:
     if metric == "score" and re.search(
         r"\baverage (?:score )?of $|\bmean (?:score )?of $", evidence[max(0, start - 20) : start]
     ):
         metric = "average score"  # "scoring an average of 96.4" (kmed_ai_snuh_naver_news.md)
-    reading = read_value(raw, metric=metric, score=metric.endswith("score") and "%" not in raw)
+    reading = read_value(raw, metric=metric, score=bool(metric and metric.endswith("score")) and "%" not in raw)
     value = reading.value if reading else None
     ci_read = None
     if ci is not None and reading is not None and reading.value is not None:
         scale = 100.0 if ci[1] > 1 and reading.value <= 1 else 1.0
         ci_read = [ci[0] / scale, ci[1] / scale]
     found = benchmarks_in(evidence)
-    dataset = _nearest(found, start)
+    dataset = nearest_benchmark(found, start, evidence)
     variant = _year_before(evidence, found, dataset)
     dataset = canonical_dataset(dataset)
     notes = [reading.note] if reading and reading.note else []
@@ -360,12 +374,6 @@ def _year_before(text: str, found: list[tuple[int, str]], dataset: str | None) -
         if name == dataset and year:
             return year.group(1)
     return None
-
-
-def _nearest(found: list[tuple[int, str]], start: int) -> str | None:
-    after = [name for position, name in found if position >= start]
-    before = [name for position, name in found if position < start]
-    return after[0] if after else (before[-1] if before else None)
 
 
 def _clip(sentence: str, start: int) -> str:

@@ -159,8 +159,10 @@ _METHOD_NAMES = {
 # a hub name runs long: "BiomedNLP-PubMedBERT-base-uncased-abstract-fulltext-finetuned-pubmedqa-1"
 _TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+){0,12}"
 _VERSION = (
-    r"(?:v?\d{1,3}(?:\.\d{1,2})?[A-Za-z]{0,2}|\d{1,3}x\d{1,3}[BbMm]|[Pp]ro|[Ff]lash|[Uu]ltra|[Ss]onnet|[Oo]pus|"
-    r"[Hh]aiku|[Tt]urbo|[Mm]ini|[Ii]nstruct|[Cc]hat|[Bb]ase|[Ll]arge)"
+    r"(?:v?\d{1,3}(?:\.\d{1,2})?[A-Za-z]{0,2}|[RV]\d{1,2}(?:\.\d)?|\d{1,3}x\d{1,3}[BbMm]|[Pp]ro|[Ff]lash|[Uu]ltra|[Ss]onnet|[Oo]pus|"
+    r"[Hh]aiku|[Tt]urbo|[Mm]ini|[Ii]nstruct|[Cc]hat|[Bb]ase|[Ll]arge|"
+    # a variant after a size: "MedGemma 27B Text-IT", "MedGemma 27B Multimodal" (medgemma_27b_*.md), "Gemini Pro Vision"
+    r"[Tt]ext(?:-IT)?|IT|[Mm]ultimodal|[Vv]ision|[Pp]lus|[Nn]ano)"
 )
 _CANDIDATE = re.compile(
     r"(?<![\w./@-])("
@@ -339,7 +341,9 @@ def is_model_name(name: str) -> bool:
         org, _, rest = name.partition("/")
         return bool(re.search(r"[A-Za-z]", org)) and not org.isdigit() and not rest.isdigit() and "." not in org[:1]
     if " " in name:  # a model word followed by versions, sizes or tiers ("Claude 3.5 Sonnet")
-        return is_model_name(first)
+        # or any capitalised word with a parameter count: "Meerkat 8B", "Falcon 40B Instruct"
+        sized = re.match(r"^[A-Z][a-z]{2,20}$", first) and re.search(r" \d{1,4}(?:\.\d)?[BM](?: |$)", name)
+        return is_model_name(first) or bool(sized)
     has_digit = any(ch.isdigit() for ch in name)
     inner_capital = bool(re.search(r"[a-z][A-Z]|[A-Z]{2}[a-z]", name)) and "-" not in name
     # "Med-PaLM", "STEP-OP", not "Multi-Choice" (kormedmcqa_arxiv_2403.01469v3_abstract.md) nor

@@ -72,8 +72,17 @@ _BOUND_AFTER = re.compile(
 # both ends of a range: "range from 78% to 100%", "between 0.7 and 0.8", "60–64%", "IQR 91–99%"
 # (cardiology_board_exam_chatbots_smw_summary.md, gpt4o_anatomy_german_exam_mdpi_abstract.md)
 _RANGE = re.compile(
-    r"(?:rang(?:ing|ed|e) (?:from )?|between )(?:-?[\d.]{1,10} ?%? ?(?:to|and|-|–|—) ?)?$|\d ?%? ?[–—~～] ?$|"
+    r"(?:rang(?:ing|ed|e) (?:from )?|between )(?:-?[\d.]{1,10} ?%? ?(?:to|and|-|–|—) ?)?$|\d ?%? ?[–—~～∼〜] ?$|"
     r"\d ?%? - $",
+    re.I,
+)
+# either end of a span written with "to": "around 51.6 to 63.75" (taiwan_rnle_chatgpt_mdpi_abstract.md), "from 2019
+# to 2023"; a change ("improved from 0.87 to 0.89": multimodal_icu_mortality_arxiv_2512_19716.md) gives both ends
+_TO_AFTER = re.compile(r"^ ?%? ?to ?-?\.?\d", re.I)
+_TO_BEFORE = re.compile(r"\d ?%? ?to ?$", re.I)
+_CHANGE = re.compile(
+    r"\b(?:improv|increas|ros|rais|boost|went|grew|climb|jump|declin|decreas|dropp|fell|reduc|lower|chang)\w*"
+    r"(?: \w+){0,8} from\b",
     re.I,
 )
 # the scale of a metric explained (icu_cardiac_arrest_hrv_ai_news_ko.md, "값이 1에 가까울수록 성능이 우수")
@@ -91,6 +100,10 @@ _SHARE_AFTER = re.compile(
     r"cohort|population|respondents|episodes|events|cases)\b|"
     r"(?:clinical )?(?:vignettes|men|women|males|females|female|male))",
     re.I,
+)
+# a share of what something costs or weighs: "at about 10% of DeepSeek R1's cost" (medgemma_27b_multimodal_*.md)
+_SHARE_OF_COST = re.compile(
+    r"^ ?%? of (?:the )?[\w .-]{0,40}?(?:'s?|’s?)? (?:cost|price|size|parameters|compute|memory|budget)\b", re.I
 )
 # a statistic of the cohort, not of a model: "the ICU mortality rate was 7%", "mean age of 62", "odds ratio 1.4"
 _COHORT_BEFORE = re.compile(
@@ -160,6 +173,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     listed = _LISTED_AFTER.match(after)  # "5, 10, and 15 min in advance": the unit after the list is each one's
     if listed and _UNIT_AFTER.match(after[listed.end() :]):
         return True
+    if _SHARE_OF_COST.match(sentence[end : end + 70]):
+        return True
     if _BOUND_AFTER.match(after) or _SHARE_AFTER.match(after) or _COHORT_BEFORE.search(before):
         return True
     if _PRIOR_BEFORE.search(before) or _PRIOR_AFTER.match(sentence[end : end + 90]):
@@ -174,7 +189,11 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True  # "Table 2", "Fig. 3", a citation "[1]" (medqa_aiwiki_overview.md)
     if written.isdigit() and int(written) < 20 and re.search(r"[A-Za-z] \($", before) and after.startswith(")"):
         return True  # a part or an item label: "internal medicine (2)" (gpt4_knlekmd_arxiv_2303_17807.md)
-    if re.match(r"^ ?(?:-|–|~|～)\d|^ ?%? - \d", after):  # a range "0.84-0.92", "76~79%", "20% - 80%"
+    if re.match(r"^ ?(?:-|–|~|～)\d|^ ?%? ?[-∼〜~～] ?\d", after):  # a range "0.84-0.92", "76~79%", "20% - 80%"
+        return True
+    if (_TO_AFTER.match(after) or _TO_BEFORE.search(before)) and not _CHANGE.search(
+        sentence[max(0, start - 120) : start]
+    ):
         return True
     if _SCALE_BEFORE.search(before) or _KO_SCALE_AFTER.match(after):
         return True  # the scale of a metric, not a result: "the closer to 1", "AUROC 값이 1에 가까울수록"

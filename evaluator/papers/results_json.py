@@ -31,13 +31,31 @@ def results_json(text: str) -> tuple[list[ExtractedClaim], str]:
         match = _RESULTS_KEY.search(rest)
         if match is None:
             break
-        try:
-            found, end = decoder.raw_decode(rest[: match.start() + MAX_JSON], match.start())
-        except (ValueError, RecursionError):  # not JSON, or nested deeper than the decoder goes
+        found, end = _decoded(decoder, rest[: match.start() + MAX_JSON], match)
+        if found is None:
             break
         claims += _claims(found, rest[match.start() : end], rest[: match.start()])
         rest = rest[: match.start()] + " " * (end - match.start()) + rest[end:]
     return claims, rest
+
+
+def _decoded(decoder: json.JSONDecoder, text: str, match: re.Match[str]) -> tuple[Any, int]:
+    """The results object at `match` and where it ends; when the object is cut off (a stored excerpt, a paste that
+    stops in its "config": medllama3_v16_lm_eval_results_json_raw.md) its "results" member alone, with the model
+    its config names in what is left ("pretrained=..."), else (None, 0)."""
+    try:
+        return decoder.raw_decode(text, match.start())
+    except (ValueError, RecursionError):  # cut off, not JSON, or nested deeper than the decoder goes
+        pass
+    try:
+        results, end = decoder.raw_decode(text, match.end() - 1)
+    except (ValueError, RecursionError):
+        return None, 0
+    found: dict[str, Any] = {"results": results}
+    named = _PRETRAINED.search(text, end, end + 20_000)
+    if named:
+        found["config"] = {"model_args": named.group(0)}
+    return found, len(text) if named is None else named.end()
 
 
 def _claims(found: Any, written: str, before: str) -> list[ExtractedClaim]:
@@ -49,10 +67,14 @@ def _claims(found: Any, written: str, before: str) -> list[ExtractedClaim]:
     for task, metrics in results.items():
         if not isinstance(metrics, dict):
             continue
+        seen: set[float] = set()  # "acc_norm" equal to "acc" is the same result written twice (medqa_4options)
         for key, value in metrics.items():
             name = str(key).split(",", 1)[0]
             if _NOT_A_METRIC.search(name) or isinstance(value, bool) or not isinstance(value, (int, float)):
                 continue
+            if value in seen:
+                continue
+            seen.add(value)
             metric = canonical_metric(name)
             reading = read_value(repr(value), metric=metric)
             if reading is None or reading.value is None:

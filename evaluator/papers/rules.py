@@ -61,12 +61,20 @@ _ITEMS = re.compile(
     r"(questions|items|cases|patients|QA pairs|samples|recordings|records|surgeries)\b"
 )
 _TITLE = re.compile(r"(?m)^# ([^\n]{2,120})$")
+# a page's first line as its title, when it is a name and a subtitle: "MedGemma 27B Text-IT: Specialized Medical LLM"
+# (medgemma_27b_text_featherless_unsloth_summary.md); a first line that is a sentence has no such separator
+_FIRST_LINE_TITLE = re.compile(r"\A\s{0,10}([^\n:]{2,60}(?::| [-–—]) [^\n]{2,80})\n")
 _OURS = re.compile(r"[(\[](?:ours|proposed)[)\]]", re.I)
 # the title of a card the Hugging Face trainer wrote: "# <name>" then "This model is a fine-tuned version of ..."
 # (medqa_l3_sft_trainer_card.md, medqa_l3_dpo_trainer_card.md)
 _TRAINER_TITLE = re.compile(r"(?m)^#{0,2} ?([A-Za-z0-9][\w.-]{1,95})[ \t]*\n*This model is a fine-tuned version of")
 # the name a Hugging Face card's metadata gives its model ("model-index:\n  - name: medqa_fine_tuned"), in YAML front
 # matter, in the page's rendered "metadata" block or in a card copied as one line (the trainer cards in the corpus)
+# a README's field naming the one model it uses: "- **Model**: `microsoft/BiomedNLP-PubMedBERT-base-...`"
+# (pubmedbert_pubmedqa_bm25_readme_table.md), "Model: GPT-4o"
+_MODEL_FIELD = re.compile(
+    r"(?mi)^[ \t]{0,4}(?:[-*+][ \t]{1,3})?\**(?:model|model name|model id)\**[ \t]*:\**[ \t]*`?([^`\n]{2,100})"
+)
 _MODEL_INDEX = re.compile(r"model-index:\s{0,20}-\s{0,4}name:\s{0,4}['\"]?([A-Za-z0-9][\w.-]{1,95})")
 # a text that is itself a meta-analysis or a systematic review reports pooled estimates over many models: a value
 # it gives without naming a model is not one model's result (ioh_ml_meta_analysis_summary.md: "The area under the
@@ -179,6 +187,7 @@ def _subjects(body: str, parts: Segments, ids: list[str], links: list[tuple[str,
         clause = re.split(r"[,.;:]\s|\s(?:which|that|a|an|the)\s", flat[intro.start(1) : intro.start(1) + 120])[0]
         names += [name for _, name in models_in(clause)]
     names += [m.group(1) for m in _TRAINER_TITLE.finditer(body)]
+    names += [m.group(1).strip() for m in _MODEL_FIELD.finditer(body) if is_model_name(m.group(1).strip())][:1]
     names += _titled(body)
     for mark in _OURS.finditer(body):  # found from the rare mark backwards: linear in the text
         label = re.split(r"[|\n]", body[max(0, mark.start() - 80) : mark.start()])[-1].strip(" *|")
@@ -198,7 +207,7 @@ def _titled(body: str) -> list[str]:
     """The model a README or card is titled with: a first heading that is one model name, perhaps followed by a
     subtitle ("# BioLLama LLM: Medical Reasoning Adapter": biollama_adapter_readme.md); a heading that is a
     sentence or a benchmark names no subject."""
-    title = _TITLE.search(body[:3000])
+    title = _TITLE.search(body[:3000]) or _FIRST_LINE_TITLE.match(body)
     if title is None:
         return []
     phrase = re.split(r":\s| [-–—] ", plain(title.group(1)), maxsplit=1)[0].strip(" *_")

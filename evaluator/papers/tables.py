@@ -56,6 +56,7 @@ _NAMES_A_MEASURE = re.compile(
 # a first cell that names nobody: "NA", "-", a size "70B" or a bare number, as in a leaderboard whose rows broke over
 # lines and slid under the wrong headers (pubmedqa_official_leaderboard_reasoning_required.md)
 _NO_NAME = re.compile(r"^(?:N/?A|n/?a|-|—|–|\d{1,4}(?:\.\d{1,3})?\s?[BMK]?|)$")
+_WORDS_HEADER = re.compile(r"[A-Za-z][a-z]+(?:[ -][A-Za-z][a-z]+){1,3}")  # "Semantic Similarity", "Keyword Score"
 _VALUE_HEADER = re.compile(r"^(?:scores?|values?|results?)$", re.I)
 _MODEL_HEADER = re.compile(r"^(?:models?|methods?|systems?|model names?|llms?|모델)$", re.I)
 _FIELDS = {
@@ -198,13 +199,32 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
                 if len(context.subjects) != 1:
                     continue  # a row of results without a model: only a single-model card says whose
                 model, label = context.subjects[0], row[0] + " " + column
+            elif _SETTING_ROW.match(row[0].strip()):
+                if len(context.subjects) != 1:
+                    continue  # the stages of a model the text does not name once
+                model, label = context.subjects[0], column
             else:
                 model, label = row[0], column
             named = metric or _described_metric(row, column)
             claim = _cell_claim(table, corner, label, model, cell, f"{table.lines[0]}\n{line}", percent_table, named)
             if claim is not None:
-                claims.append(claim)
+                claims.append(_with_setting(claim, row[0]) if _SETTING_ROW.match(row[0].strip()) else claim)
     return claims
+
+
+# a row of one model at a stage or in a setting, under a "Model" header: "| Pretrained | 0.085 |", "| Fine-tuned |
+# 0.475 |" (pubmedbert_pubmedqa_bm25_readme_table.md); whose it is, the text's single subject says
+_SETTING_ROW = re.compile(
+    r"^(?:(?:the )?(?:pre-?trained|fine-?tuned|base|instruct(?:ion)?-?tuned|zero-?shot|few-?shot|\d{1,2}-?shots?|"
+    r"before (?:fine-?tuning|training|tuning)|after (?:fine-?tuning|training|tuning)|w/?o?\.? ?(?:rag|cot|retrieval)|"
+    r"with(?:out)? (?:rag|cot|retrieval|fine-?tuning))(?: model)?)$",
+    re.I,
+)
+
+
+def _with_setting(claim: ExtractedClaim, row: str) -> ExtractedClaim:
+    stage = settings_of(row) or row.strip()
+    return claim.model_copy(update={"setting": ", ".join(dict.fromkeys(filter(None, [claim.setting, stage])))})
 
 
 # the model a caption says its table is about: "GPT-4 scores for **Alpaca-Llama-2-7b-chat** on MedInstruct-test:"
@@ -291,9 +311,14 @@ def _cell_claim(
         return None
     metric = metric or metric_of(label) or metric_of(corner) or metric_of(table.caption)
     dataset = canonical_dataset(benchmark_of(label) or benchmark_of(corner) or benchmark_of(table.caption))
-    if metric is None and dataset is None and _NAMES_A_MEASURE.fullmatch(label.strip()):
+    if (
+        metric is None
+        and not benchmark_of(label)
+        and (_NAMES_A_MEASURE.fullmatch(label.strip()) or _WORDS_HEADER.fullmatch(label.strip()))
+    ):
         # a column headed with what it counts names its own metric: "| Model | Invalid Actions |", "| Win rate |"
-        # (medagentbench_sara_rank_parameters_readme.md)
+        # (medagentbench_sara_rank_parameters_readme.md), and so does a measure the vocabulary does not hold:
+        # "| Semantic Similarity |" (pubmedbert_pubmedqa_bm25_readme_table.md)
         metric = label.strip().lower()
     percent = percent_table or any(map(has_percent_hint, (corner, table.caption, label)))
     reading = read_value(raw, metric=metric or ("accuracy" if dataset else None), percent_hint=percent)
