@@ -297,3 +297,30 @@ def test_a_json_document_is_read_as_the_prose_its_strings_hold() -> None:
     text = json.dumps({"id": "x1", "page": {"name": "MedQA", "body": body, "updated": "2026-01-01"}})
     assert found(read_text(text)) == {("Meditron-70B", "accuracy", 0.702)}
     assert not {m.name for m in read_text(text).models} & {"nMeditron-70B", "nMeditron"}
+
+
+def test_a_value_restated_in_brackets_a_spread_and_the_chance_level_are_not_further_results() -> None:
+    text = (
+        "## Discussion\n\nThe XGBoost model reached an AUROC of 0.874 (87.4%) on the held-out year. Its sensitivity: "
+        "0.912 (91.2% of events caught). SD of the AUROC across folds = 0.0031. An AUROC of 0.5 means chance "
+        "discrimination.\n"
+    )
+    assert found(read_text(text)) == {("XGBoost", "auroc", 0.874), ("XGBoost", "sensitivity", 0.912)}
+
+
+def test_rows_from_the_literature_in_a_comparison_table_are_no_results_of_the_text() -> None:
+    text = (
+        "## Comparison\n\n| Reference | Model | AUROC |\n|---|---|---|\n| Ours | TabNet | 0.842 |\n"
+        "| Smith et al., 2021 | XGBoost | 0.811 |\n| [14] | GRU-D | 0.829 |\n"
+    )
+    assert found(read_text(text)) == {("TabNet", "auroc", 0.842)}
+
+
+def test_a_measure_named_in_title_case_heads_a_column_and_is_not_a_model() -> None:
+    text = (
+        "| Model | Answer Relevance Score | OE Keywords |\n|---|---|---|\n| Meerkat-7B | 71.5% | 40.2% |\n"
+        "\n| Attribute | Value |\n|---|---|\n| Answer Consistency Score | 66.0% |\n"
+    )
+    record = read_text(text)
+    assert found(record) == {("Meerkat-7B", "score", 0.715), ("Meerkat-7B", "oe keywords", 0.402)}
+    assert "Answer Consistency Score" not in {m.name for m in record.models}

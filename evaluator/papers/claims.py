@@ -197,11 +197,23 @@ def _result_numbers(sentence: str) -> list[tuple[int, int, str, tuple[float, flo
         ci = _CI.match(sentence[end : end + 80])
         if ci:
             skip_until = end + ci.end()
-        if not_a_result(sentence, match):
+        if not_a_result(sentence, match) or (found and _restated(sentence, found[-1], match)):
             continue
         bounds = (float(ci.group(1)), float(ci.group(2))) if ci else None
         found.append((start, end, match.group(0).strip(), bounds))
     return found
+
+
+def _restated(sentence: str, previous: tuple[int, int, str, tuple[float, float] | None], match: re.Match[str]) -> bool:
+    """A value restated in brackets on another scale: "Accuracy: 0.6152 (61.5%)", "AUROC 86.4 (0.864)"
+    (mortality_lstm_synthetic_mimic3_technical_report.md): one result, written twice."""
+    if not re.fullmatch(r" ?\(~?", sentence[previous[1] : match.start()]):
+        return False
+    try:
+        first, second = float(previous[2].rstrip("% ").replace(",", "")), float(match.group(1).replace(",", ""))
+    except ValueError:
+        return False
+    return any(abs(first * scale - second) <= 0.051 * max(1.0, scale / 10) for scale in (100.0, 0.01, 1.0))
 
 
 def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, int, str]]) -> str | None:

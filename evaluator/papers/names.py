@@ -323,7 +323,11 @@ _TITLED_TOOL = re.compile(
 )
 _TITLED_NOT_TOOL = re.compile(
     r"\b(?:Body|Mass|Quality|Impact|Citation|Human|Development|Research|Total|Mean|Average|Best|Overall|Final|Max|"
-    r"Min|Top|Highest|Lowest|Weighted|Composite)\b"
+    r"Min|Top|Highest|Lowest|Weighted|Composite|"
+    # a measure a report names in title case: "Open-Ended Keyword Score", "Performance Score"
+    # (medical_llm_eval_report_two_finetuned_tables.md)
+    r"Performance|Keywords?|Ended|Similarity|Reasoning|Accuracy|Agreement|Consistency|Relevance|Fluency|"
+    r"Coherence|Completeness|Evaluation|Benchmark|Exam|Test)\b"
 )
 _PAGE_CHROME = re.compile(r"'s (?:picture|avatar|profile|photo)\b")
 

@@ -105,6 +105,16 @@ _SHARE_AFTER = re.compile(
 _SHARE_OF_COST = re.compile(
     r"^ ?%? of (?:the )?[\w .-]{0,40}?(?:'s?|’s?)? (?:cost|price|size|parameters|compute|memory|budget)\b", re.I
 )
+# a spread, or the value a metric has by chance: "Std AUROC = 0.0000", "(std ≈ 0.0000)", "AUROC = 0.5 represents
+# random classification" (mortality_lstm_synthetic_mimic3_technical_report.md)
+_SPREAD_BEFORE = re.compile(
+    r"\b(?:std|s\.?d\.?|standard deviation|variance|stderr|standard error)\b[\w -]{0,30}[=:≈]? ?$", re.I
+)
+_CHANCE_AFTER = re.compile(
+    r"^ ?%? ?(?:\)? ?)?(?:represents?|means?|indicates?|is|corresponds to|equals?) (?:an? |the )?"
+    r"(?:random|chance|coin|no (?:better|discrimination|skill)|perfect)",
+    re.I,
+)
 # a statistic of the cohort, not of a model: "the ICU mortality rate was 7%", "mean age of 62", "odds ratio 1.4"
 _COHORT_BEFORE = re.compile(
     r"\b(?:aged?|ages|mean age|BMI|body mass index|doses?|weight|height|duration|follow-up|IQR|interquartile range|"
@@ -173,7 +183,11 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     listed = _LISTED_AFTER.match(after)  # "5, 10, and 15 min in advance": the unit after the list is each one's
     if listed and _UNIT_AFTER.match(after[listed.end() :]):
         return True
-    if _SHARE_OF_COST.match(sentence[end : end + 70]):
+    if (
+        _SHARE_OF_COST.match(sentence[end : end + 70])
+        or _SPREAD_BEFORE.search(sentence[max(0, start - 50) : start])
+        or _CHANCE_AFTER.match(after)
+    ):
         return True
     if _BOUND_AFTER.match(after) or _SHARE_AFTER.match(after) or _COHORT_BEFORE.search(before):
         return True

@@ -56,7 +56,9 @@ _NAMES_A_MEASURE = re.compile(
 # a first cell that names nobody: "NA", "-", a size "70B" or a bare number, as in a leaderboard whose rows broke over
 # lines and slid under the wrong headers (pubmedqa_official_leaderboard_reasoning_required.md)
 _NO_NAME = re.compile(r"^(?:N/?A|n/?a|-|—|–|\d{1,4}(?:\.\d{1,3})?\s?[BMK]?|)$")
-_WORDS_HEADER = re.compile(r"[A-Za-z][a-z]+(?:[ -][A-Za-z][a-z]+){1,3}")  # "Semantic Similarity", "Keyword Score"
+# a measure named in words: "Semantic Similarity", "OE Keywords" (pubmedbert_pubmedqa_bm25_readme_table.md,
+# medical_llm_eval_report_two_finetuned_tables.md)
+_WORDS_HEADER = re.compile(r"(?:[A-Z]{1,4}|[A-Za-z][a-z]+)(?:[ -][A-Za-z][a-z]+){1,3}")
 _VALUE_HEADER = re.compile(r"^(?:scores?|values?|results?)$", re.I)
 _MODEL_HEADER = re.compile(r"^(?:models?|methods?|systems?|model names?|llms?|모델)$", re.I)
 _FIELDS = {
@@ -166,7 +168,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     """One claim per numeric result cell, by row and column header."""
     if not table.header or _is_training_log(table):
         return []
-    table = _model_column_first(_without_rank_columns(_with_sub_header(table)))
+    table = _model_column_first(_without_rank_columns(_with_sub_header(_without_prior_work(table))))
     long = _long_claims(table)
     if long is not None:
         return long
@@ -246,6 +248,27 @@ def _judged_against(table: Table) -> list[ExtractedClaim]:
             if claim is not None and metric is not None:
                 claims.append(claim.model_copy(update={"setting": f"against {row[0]}"}))
     return claims
+
+
+_STUDY_COLUMN = re.compile(
+    r"^(?:study|studies|reference|ref\.?|paper|source|citation|work|authors?|publication)$", re.I
+)
+_CITED = re.compile(r"\bet al\b|\(\d{4}\)|\[\d{1,3}\]|\b(?:19|20)\d{2}\b")
+
+
+def _without_prior_work(table: Table) -> Table:
+    """The table without its rows from the literature: "| Study | Dataset | Model | AUROC |" over "| Harutyunyan et
+    al. (2019) | Real MIMIC-III | LSTM | 0.8590 |" gives a prior paper's figure, not a result of this text; its "This
+    Work" row does (mortality_lstm_synthetic_mimic3_technical_report.md)."""
+    at = [i for i, name in enumerate(table.header) if _STUDY_COLUMN.match(name.strip())]
+    if not at:
+        return table
+    kept = [
+        (row, line)
+        for row, line in zip(table.rows, table.lines[1:], strict=False)
+        if not any(i < len(row) and _CITED.search(row[i]) for i in at)
+    ]
+    return Table(table.header, [r for r, _ in kept], [table.lines[0], *[line for _, line in kept]], table.caption)
 
 
 def _described_metric(row: list[str], column: str) -> str | None:
