@@ -324,3 +324,47 @@ def test_a_measure_named_in_title_case_heads_a_column_and_is_not_a_model() -> No
     record = read_text(text)
     assert found(record) == {("Meerkat-7B", "score", 0.715), ("Meerkat-7B", "oe keywords", 0.402)}
     assert "Answer Consistency Score" not in {m.name for m in record.models}
+
+
+def test_a_harness_markdown_table_without_a_model_column_is_the_cards_model_one_row_one_result() -> None:
+    text = (
+        "---\nmodel-index:\n- name: qwen2-med-lora\n---\n# qwen2-med-lora\n\n### Evaluation\n\n"
+        "|    Tasks    |Version|Filter|n-shot|Metric|Value |   |Stderr|\n"
+        "|-------------|------:|------|-----:|------|-----:|---|-----:|\n"
+        "|medqa_4options|Yaml   |none  |     0|acc   |0.5121|±  |0.0140|\n"
+        "|pubmedqa     |      1|none  |     0|acc   |0.7400|±  |0.0196|\n"
+    )
+    assert found(read_text(text)) == {("qwen2-med-lora", "accuracy", 0.5121), ("qwen2-med-lora", "accuracy", 0.74)}
+
+
+def test_a_name_in_quotes_after_called_is_the_subject_and_an_interval_written_with_equals_is_read() -> None:
+    text = (
+        "doi: 10.1000/xyz cord_uid: kq7zt2mb journal: JAMA Netw Open. We developed a deep learning model called "
+        "'sEPSIS-Net' to predict septic shock of early onset Acute Kidney Injury (AKI) in adults. The best model "
+        "showed an AUROC of 0.91 (95% CI = 0.89–0.93) on the internal set. External performance across three health "
+        "systems showed an AUROC of 0.84 (0.82–0.86), with SpO2 and lactate as top features."
+    )
+    record = read_text(text)
+    claims = {(c.model, c.metric, c.value, tuple(c.ci or ())) for c in record.claims}
+    assert claims == {("sEPSIS-Net", "auroc", 0.91, (0.89, 0.93)), ("sEPSIS-Net", "auroc", 0.84, (0.82, 0.86))}
+    assert not {m.name for m in record.models} & {"kq7zt2mb", "JAMA", "SpO2", "Acute Kidney Injury (AKI)"}
+
+
+def test_an_error_is_read_in_the_unit_of_what_is_predicted_and_a_rates_denominator_is_not_a_value() -> None:
+    text = (
+        "We propose a recurrent model, which we refer to as Deep Stay Estimator (DSE), for length of stay. "
+        "The LSTM baseline was weaker. With lab values added, we reach a mean absolute deviation of 1.9 days on "
+        "eICU and 2.4 days on MIMIC-IV, and a mean absolute error of 0.7 beds per 20 patients."
+    )
+    assert found(read_text(text)) == {("DSE", "mad", 1.9), ("DSE", "mad", 2.4), ("DSE", "mae", 0.7)}
+
+
+def test_a_results_object_without_its_results_key_is_read_with_the_model_its_config_names() -> None:
+    text = (
+        "results | config |\n---|---|\n"
+        '{"pubmedqa": {"acc,none": 0.688, "acc_stderr,none": 0.02, "alias": "pubmedqa"}} | '
+        '{"model_name": "OrgX/med-phi-2", "model_dtype": "bfloat16", "batch_sizes": [16], "limit": 0.5} |\n'
+    )
+    record = read_text(text)
+    assert found(record) == {("OrgX/med-phi-2", "accuracy", 0.688)}
+    assert {m.name: m.role for m in record.models} == {"OrgX/med-phi-2": "subject"}

@@ -36,12 +36,14 @@ _NUMBER = re.compile(
 # the interval's label as abstracts write it: "(95% CI 0.86-0.88)", "(95% CI: ...)", "(95% confidence interval (CI)
 # ...)", "(95% confidence interval, CI, 0.86 to 0.88)" (lepmap_ioh_linear_extrapolation_abstract.md)
 _CI = re.compile(
-    r"^[ ,;]{0,2}[(\[]? ?(?:(?:95|90|99) ?% ?(?:CI|confidence intervals?)(?: ?\(CI\)|, ?CI,?)?[:,=]? ?)?"
+    r"^[ ,;]{0,2}[(\[]? ?(?:(?:95|90|99) ?% ?(?:CI|confidence intervals?)(?: ?\(CI\)|, ?CI,?)? ?[:,=]? ?)?"
     r"(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?(?:-|–|—|to|,) ?(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?[)\]]"
 )
 _AGGREGATE = re.compile(
     # "AI 챗봇은 ... 최고 85.9%의 정답률" is over several chatbots (dental_exam_chatbots_kollo_ko.md)
-    r"\b(?:LLMs|models|algorithms|methods|systems|chatbots)\b(?! (?:of|for|in) )|LLM[은는이가]|모델들|"
+    # but not "two separate health systems" (eards_covid_ards_prediction_cord_record.md)
+    r"\b(?:LLMs|models|algorithms|methods|(?<!health )(?<!hospital )(?<!care )systems|chatbots)\b(?! (?:of|for|in) )|"
+    r"LLM[은는이가]|모델들|"
     # "정답률은 전체 평균 40% 수준" is over all the models tested (womens_health_llm_benchmark_koineu_ko.md)
     r"언어 ?모델[은는이가]|챗봇[은는이가들]|\bmedian\b|전체 ?평균|\bacross (?:all )?(?:the )?(?:\d{1,3} )?models\b",
     re.I,
@@ -318,9 +320,14 @@ def _subject_of(sentence: str, context: Context) -> str | None:
         # "the sensitivity and specificity of the model" when one model only has been named
         # (postop_delirium_xgboost_samsung_aminer_abstract.md)
         return context.called_model or (context.named[0] if len(set(context.named)) == 1 else None)
+    if len(context.subjects) == 1 and _WE.search(sentence):
+        # "By adding mortality prediction as a side-task, we can improve performance further still, resulting in a
+        # mean absolute deviation of 1.55 days": what the authors did is their model's (tpc_los_eicu_mimic4_*.md)
+        return context.subjects[0]
     return context.last_model or (context.subjects[0] if len(context.subjects) == 1 else None)
 
 
+_WE = re.compile(r"\b(?:we|our)\b|우리", re.I)
 # the model a text's subject was made from is not what its next sentences are about: "This model is a fine-tuned
 # version of X on an unknown dataset. It achieves ... Accuracy: 0.4002" (medqa_linkbert_trainer_card_raw.md)
 _MADE_FROM = re.compile(

@@ -99,7 +99,13 @@ METRIC_WORDS = (
     ("exact match", r"exact[-_ ]match"),  # "exact_match" is a harness's key
     # errors of a regression, such as a predicted depth of anaesthesia (anesthesia_depth_combinatorial_eeg_*.md)
     ("rmse", r"RMSE|root[- ]mean[- ]squared?[- ]error"),
-    ("mae", r"MAE|mean absolute error"),
+    # and of a length of stay or a stroke volume (tpc_los_eicu_mimic4_rocheteau_project_page.md,
+    # apco_cnn_transfer_learning_jmir_medinform_abstract.md)
+    ("mape", r"MAPE|mean absolute percentage error"),
+    ("mae", r"MAE|mean absolute error|absolute errors?"),
+    ("mad", r"MAD|mean absolute deviation"),
+    ("msle", r"MSLE|mean squared log(?:arithmic)? error"),
+    ("mse", r"MSE|mean squared error"),
     ("reproducibility", r"reproducibility"),
     ("score", r"score[sd]?|scoring|점수"),
 )
@@ -144,7 +150,12 @@ _ACRONYM_MODEL = re.compile(
     r"|\b(?:scores|models|algorithms|tools|systems) (?:like|such as|including) (" + _ACRONYM + r")"
     r"(?:,? (?:and|or) (" + _ACRONYM + r"))?(?![\w-])"
 )
-_GENERIC = re.compile(r"\b(?:Language|Learning|Intelligence|Unit|Database|Curve|Examination|Test|Trial|Care)\b")
+# words of a generic noun or of a condition, never of a model's name: "Acute Respiratory Distress Syndrome (ARDS)"
+# after "an algorithm of early onset" (eards_covid_ards_prediction_cord_record.md)
+_GENERIC = re.compile(
+    r"\b(?:Language|Learning|Intelligence|Unit|Database|Curve|Examination|Test|Trial|Care|Syndrome|Disease|Injury|"
+    r"Failure|Infection|Disorder|Arrest|Shock|Distress|Insufficiency|Cancer)\b"
+)
 _MODEL_WORD = re.compile(r"\b(?:algorithm|model|index|score|classifier)\b", re.I)
 _MODEL_AFTER = re.compile(
     r"^,? (?:(?:is|was) (?:an?|the) )?(?:[\w-]{1,20} ){0,3}(?:algorithms?|models?|index|scores?|classifier)\b", re.I
@@ -182,6 +193,10 @@ _NOT_MODELS = re.compile(
     r"Conclusions?|Objective|RESULTS|METHODS|BACKGROUND|CONCLUSIONS|OBJECTIVE|arXiv|DOI|PMC|PMID|NCT\d+|"
     # degrees after authors' names (acumen_hpi_single_arm_trial_scribd_abstract.md)
     r"PhD|MD|MSc|MPH|DrPH|BSc|MBBS|FRCA|FRCPC|FANZCA|"
+    # journals, and gases measured at the bedside (eards_covid_ards_prediction_cord_record.md: "PLoS One", "SpO(2)")
+    r"PLoS|JAMA|BMJ|NEJM|JMIR|SpO2?|FiO2|PaO2|PaCO2|EtCO2|"
+    # number formats of a model's weights: "model_dtype": "float32" (biomistral_7b_bnb8_*.md)
+    r"b?float\d{1,2}|fp\d{1,2}|bf16|u?int\d{1,2}|"
     # a file's size on a copied page: "1.99 kB" (bio_clinicalbert_medicalcondition_trainer_card.md)
     r"kB|KiB|MiB|GiB|bytes)$",
     re.I,
@@ -308,7 +323,8 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
         # "three LLMs-GPT-4o, Claude 3.5 Sonnet" (kmle_three_llms_abstract.md): the name after the dash
         name = re.sub(r"^(?:LLMs?|models?)-", "", match.group(1).rstrip(".-+"), flags=re.I)
         chrome = _PAGE_CHROME.match(text, match.end(1))  # "sid321axn's picture": a user on a copied page
-        if not covered[match.start()] and is_model_name(name) and chrome is None:
+        field = _ID_FIELD.search(text, max(0, match.start() - 12), match.start())
+        if not covered[match.start()] and is_model_name(name) and chrome is None and field is None:
             take(match, name)
     if len(found) >= 3:  # "Bao1, Kumar2, Shah2, ...": a list of authors with their affiliation numbers
         authors = [n for _, n in found if _AUTHOR.match(n) and not _FAMILIES.match(n.rstrip("0123456789"))]
@@ -327,9 +343,11 @@ _TITLED_NOT_TOOL = re.compile(
     # a measure a report names in title case: "Open-Ended Keyword Score", "Performance Score"
     # (medical_llm_eval_report_two_finetuned_tables.md)
     r"Performance|Keywords?|Ended|Similarity|Reasoning|Accuracy|Agreement|Consistency|Relevance|Fluency|"
-    r"Coherence|Completeness|Evaluation|Benchmark|Exam|Test)\b"
+    r"Coherence|Completeness|Evaluation|Benchmark|Exam|Test|Kappa|Error|Deviation|Coefficient)\b"
 )
 _PAGE_CHROME = re.compile(r"'s (?:picture|avatar|profile|photo)\b")
+# the value of a record's identifier field: "cord_uid: rhrfj4wq", "sha: 3388d7fd...", "key: cord-0942285-..."
+_ID_FIELD = re.compile(r"(?<![A-Za-z])(?:u?id|sha|key|doi|pmid|pmcid|hash|commit|revision)\s?[:=]\s?$", re.I)
 
 
 @lru_cache(maxsize=4096)
@@ -342,6 +360,8 @@ def is_model_name(name: str) -> bool:
     if _NOT_A_NAME.search(name):
         return False
     if "/" in name:
+        if not re.fullmatch(r"[A-Za-z0-9][\w.-]{0,60}/[A-Za-z0-9][\w.+-]{0,100}", name):
+            return False  # a phrase with a slash in it, not a hub id
         org, _, rest = name.partition("/")
         return bool(re.search(r"[A-Za-z]", org)) and not org.isdigit() and not rest.isdigit() and "." not in org[:1]
     if " " in name:  # a model word followed by versions, sizes or tiers ("Claude 3.5 Sonnet")
@@ -349,7 +369,10 @@ def is_model_name(name: str) -> bool:
         sized = re.match(r"^[A-Z][a-z]{2,20}$", first) and re.search(r" \d{1,4}(?:\.\d)?[BM](?: |$)", name)
         return is_model_name(first) or bool(sized)
     has_digit = any(ch.isdigit() for ch in name)
-    inner_capital = bool(re.search(r"[a-z][A-Z]|[A-Z]{2}[a-z]", name)) and "-" not in name
+    # "BioMistral", "XGBoost", and a name led by a small letter: "eARDS", "iREAD", "sEPSIS-Net"
+    inner_capital = (bool(re.search(r"[a-z][A-Z]|[A-Z]{2}[a-z]", name)) and "-" not in name) or bool(
+        re.match(r"^[a-z][A-Z]{2}", name)
+    )
     # "Med-PaLM", "STEP-OP", not "Multi-Choice" (kormedmcqa_arxiv_2403.01469v3_abstract.md) nor
     # "QA-Finetuned" (snuh_hari-q3-8b_modelcard_excerpt.md)
     hyphen_caps = (

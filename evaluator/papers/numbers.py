@@ -115,6 +115,12 @@ _CHANCE_AFTER = re.compile(
     r"(?:random|chance|coin|no (?:better|discrimination|skill)|perfect)",
     re.I,
 )
+# an error is written in the unit of what is predicted: "a mean absolute deviation of 1.55 days"
+# (tpc_los_eicu_mimic4_rocheteau_project_page.md), "an RMSE of 4.2 mmHg"
+_ERROR_BEFORE = re.compile(
+    r"(?:\b(?:MAE|MAD|RMSE|MSE)|absolute (?:error|deviation)s?|squared error)\b(?:[^.;]|\.\d){0,50}$", re.I
+)
+_MEASURED_UNIT = re.compile(r"^[ -]?(?:mm ?Hg|min|minutes?|s\b|sec|seconds?|h\b|hours?|days?|weeks?|mg|ml|kg)\b", re.I)
 # a statistic of the cohort, not of a model: "the ICU mortality rate was 7%", "mean age of 62", "odds ratio 1.4"
 _COHORT_BEFORE = re.compile(
     r"\b(?:aged?|ages|mean age|BMI|body mass index|doses?|weight|height|duration|follow-up|IQR|interquartile range|"
@@ -168,7 +174,14 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     """Whether the number `match` (group 1 the digits, group 2 a percent sign) is something other than a result."""
     written, start, end = match.group(1), match.start(), match.end()
     before, after = sentence[max(0, start - 30) : start], sentence[end : end + 30]
-    if "," in written or _UNIT_AFTER.match(after) or _NOT_BEFORE.search(before) or _RANGE.search(before):
+    unit = _UNIT_AFTER.match(after) and not (
+        _MEASURED_UNIT.match(after) and _ERROR_BEFORE.search(sentence[max(0, start - 60) : start])
+    )
+    if re.search(r"\bper $", before):  # the denominator of a rate: "0.4 ventilators per 10 patients"
+        return True
+    if re.search(r'"\s?:\s?\[?\s?$', before):  # a JSON value ('"n-shot": {"medmcqa": 0}'): results_json reads results
+        return True
+    if "," in written or unit or _NOT_BEFORE.search(before) or _RANGE.search(before):
         return True
     if (
         _IN_A_ROW_OF_NUMBERS.match(after)

@@ -16,6 +16,14 @@ from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.vocabulary import canonical_metric, read_value
 
 _RESULTS_KEY = re.compile(r'\{\s{0,40}"results"\s{0,4}:\s{0,4}\{')
+# the results object on its own, as a dataset viewer shows a results file's "results" column ('{"medmcqa":
+# {"acc,none": 0.4145, ...}}': biomistral_7b_bnb8_medmcqa_test_results_viewer.md): task objects keyed by the
+# harness's metric names
+_TASKS_OBJECT = re.compile(
+    r'\{\s{0,40}"[\w.-]{1,80}"\s{0,4}:\s{0,4}\{\s{0,40}"(?:alias"\s{0,4}:\s{0,4}"[^"]{0,80}",\s{0,40}")?'
+    r'(?:acc|acc_norm|exact_match|f1|mc1|mc2|bleu|rouge\w*)(?:,[\w-]{1,30})?"\s{0,4}:'
+)
+_MODEL_NAME = re.compile(r'"model_name"\s{0,4}:\s{0,4}"([^"\s]{2,200})"|pretrained=([^,\s"]{1,200})')
 MAX_JSON = 2_000_000
 MAX_OBJECTS = 8
 _NOT_A_METRIC = re.compile(r"stderr|_std\b|alias|samples|^n$|count|version", re.I)
@@ -30,6 +38,9 @@ def results_json(text: str) -> tuple[list[ExtractedClaim], str]:
     for _ in range(MAX_OBJECTS):
         match = _RESULTS_KEY.search(rest)
         if match is None:
+            bare, (start, end) = _bare_results(decoder, rest)
+            claims += bare
+            rest = rest[:start] + " " * (end - start) + rest[end:]
             break
         found, end = _decoded(decoder, rest[: match.start() + MAX_JSON], match)
         if found is None:
@@ -56,6 +67,22 @@ def _decoded(decoder: json.JSONDecoder, text: str, match: re.Match[str]) -> tupl
     if named:
         found["config"] = {"model_args": named.group(0)}
     return found, len(text) if named is None else named.end()
+
+
+def _bare_results(decoder: json.JSONDecoder, text: str) -> tuple[list[ExtractedClaim], tuple[int, int]]:
+    """The claims of a results object shown without its "results" key, the model named anywhere in the text, and
+    where the object is written."""
+    match = _TASKS_OBJECT.search(text)
+    if match is None:
+        return [], (0, 0)
+    try:
+        results, end = decoder.raw_decode(text[: match.start() + MAX_JSON], match.start())
+    except (ValueError, RecursionError):
+        return [], (0, 0)
+    named = _MODEL_NAME.search(text)
+    config = {"model_name": named.group(1) or named.group(2)} if named else {}
+    found = {"results": results, "config": config}
+    return _claims(found, text[match.start() : end], text[: match.start()]), (match.start(), end)
 
 
 def _claims(found: Any, written: str, before: str) -> list[ExtractedClaim]:

@@ -48,8 +48,12 @@ _LABELLED = re.compile(
 )
 _HF_SITE = frozenset({"datasets", "spaces", "docs", "blog", "papers", "models", "posts", "collections", "learn"})
 _INTRODUCED = re.compile(
-    r"(?:\b[Ww]e (?:present|introduce|release|propose|developed|built)|\bIntroducing|\bnamed|\bcalled) "
-    r"(?:the |a |an )?(?:[a-z-]{3,30} ){0,4}?\(?([A-Z][\w.+-]{1,60}(?: [A-Z0-9][\w.+-]{0,20}){0,2})"
+    r"(?:\b[Ww]e (?:present|introduce|release|propose|developed|built)|\bIntroducing|\bnamed|\bcalled|"
+    # "The model – which we refer to as Temporal Pointwise Convolution (TPC)" (tpc_los_eicu_mimic4_*.md)
+    r"\b(?:we )?refer(?:red)? to as|\bknown as|\bdubbed) "
+    # a name in quotes, or one led by a small letter: "an algorithm called ‘eARDS’" (eards_covid_ards_*.md)
+    r"(?:the |a |an )?(?:[a-z-]{3,30} ){0,4}?[(‘'\"“]?"
+    r"((?:[A-Z]|[a-z][A-Z])[\w.+-]{1,60}(?: [A-Z0-9][\w.+-]{0,20}){0,2})"
 )
 # "We present KorMedMCQA, the first ... benchmark" and its size (kormedmcqa_arxiv_2403.01469v3_abstract.md)
 _PRESENTED = re.compile(
@@ -63,6 +67,7 @@ _ITEMS = re.compile(
 _TITLE = re.compile(r"(?m)^# ([^\n]{2,120})$")
 # a page's first line as its title, when it is a name and a subtitle: "MedGemma 27B Text-IT: Specialized Medical LLM"
 # (medgemma_27b_text_featherless_unsloth_summary.md); a first line that is a sentence has no such separator
+_NAMED_IN_WORDS = re.compile(r"(?:[A-Z][a-z-]+ ){1,5}\(([A-Z][A-Za-z0-9-]{1,10})\)")
 _FIRST_LINE_TITLE = re.compile(r"\A\s{0,10}([^\n:]{2,60}(?::| [-–—]) [^\n]{2,80})\n")
 _OURS = re.compile(r"[(\[](?:ours|proposed)[)\]]", re.I)
 # the title of a card the Hugging Face trainer wrote: "# <name>" then "This model is a fine-tuned version of ..."
@@ -112,7 +117,9 @@ def read_rules(text: str) -> Extraction:
     parts = segment(body)
     ids = model_name_ids(body)
     links = _hf_links(text)
-    subjects = _unique(_MODEL_INDEX.findall(text[:5000]) + _subjects(body, parts, ids, links))
+    # the model a results file was made for is the text's subject
+    run = [c.model for c in harness if c.model][:1]
+    subjects = _unique(_MODEL_INDEX.findall(text[:5000]) + run + _subjects(body, parts, ids, links))
     context = Context(subjects=subjects, defined=defined_names(plain(body)))
     claims: list[ExtractedClaim] = list(harness)
     for table in parts.tables + spaced_tables(body):
@@ -185,7 +192,10 @@ def _subjects(body: str, parts: Segments, ids: list[str], links: list[tuple[str,
     names = list(ids) + [name for name in named_models(flat) if not is_benchmark_or_metric(name)]
     for intro in _INTRODUCED.finditer(flat):  # "We release Meditron-7B and Meditron-70B, which ..."
         clause = re.split(r"[,.;:]\s|\s(?:which|that|a|an|the)\s", flat[intro.start(1) : intro.start(1) + 120])[0]
-        names += [name for _, name in models_in(clause)]
+        named = [name for _, name in models_in(clause)]
+        # a name given in words and an acronym: "which we refer to as Temporal Pointwise Convolution (TPC)"
+        acronym = _NAMED_IN_WORDS.match(clause)
+        names += named or ([acronym.group(1)] if acronym else [])
     names += [m.group(1) for m in _TRAINER_TITLE.finditer(body)]
     names += [m.group(1).strip() for m in _MODEL_FIELD.finditer(body) if is_model_name(m.group(1).strip())][:1]
     names += _titled(body)

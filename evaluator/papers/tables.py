@@ -62,28 +62,35 @@ _WORDS_HEADER = re.compile(r"(?:[A-Z]{1,4}|[A-Za-z][a-z]+)(?:[ -][A-Za-z][a-z]+)
 _VALUE_HEADER = re.compile(r"^(?:scores?|values?|results?)$", re.I)
 _MODEL_HEADER = re.compile(r"^(?:models?|methods?|systems?|model names?|llms?|모델)$", re.I)
 _FIELDS = {
-    "dataset": ("dataset", "benchmark", "task", "exam"),
+    "dataset": ("dataset", "benchmark", "task", "exam", "datasets", "benchmarks", "tasks", "groups"),
     "metric": ("metric",),
     "setting": ("setting", "shots", "prompting", "mode"),
     "variant": ("subset", "split", "variant", "category", "section"),
 }
 
 
-def _long_claims(table: Table) -> list[ExtractedClaim] | None:
+def _long_claims(table: Table, subjects: list[str]) -> list[ExtractedClaim] | None:
     """A long table, one result per row with its fields in named columns (`model,dataset,metric,value`, the
-    results CSV a README ships): None when the table is not one."""
+    results CSV a README ships; lm-evaluation-harness's "| Tasks |Version|Filter|n-shot| Metric |Value| |Stderr|",
+    whose model is the card's one subject: mistral_7b_medmcqa_inst_v1_raw_readme.md): None when the table is not
+    one."""
     names = [cell.strip().lower() for cell in table.header]
     where = {key: next((i for i, n in enumerate(names) if n in options), None) for key, options in _FIELDS.items()}
     value = next((i for i, n in enumerate(names) if n in ("value", "score", "result")), None)
     model = next((i for i, n in enumerate(names) if n in ("model", "models", "model name", "model id")), None)
-    if value is None or model is None or (where["dataset"] is None and where["metric"] is None):
+    if value is None or (where["dataset"] is None and where["metric"] is None):
         return None
+    if model is None and (where["dataset"] is None or where["metric"] is None):
+        return None
+    if model is None and len(subjects) != 1:
+        return []  # the results of a model the text does not name once
     claims = []
     for row, line in zip(table.rows, table.lines[1:], strict=False):
         cell = row[value] if value < len(row) else ""
         fields = {k: row[i] if i is not None and i < len(row) else "" for k, i in where.items()}
         label = " ".join(filter(None, [fields["dataset"], fields["metric"], fields["variant"]]))
-        claim = _cell_claim(table, fields["setting"], label, row[model], cell, f"{table.lines[0]}\n{line}", False)
+        name = row[model] if model is not None and model < len(row) else subjects[0]
+        claim = _cell_claim(table, fields["setting"], label, name, cell, f"{table.lines[0]}\n{line}", False)
         if claim is not None:
             variant = subset_of(fields["variant"]) or fields["variant"] or None
             claims.append(
@@ -169,7 +176,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     if not table.header or _is_training_log(table):
         return []
     table = _model_column_first(_without_rank_columns(_with_sub_header(_without_prior_work(table))))
-    long = _long_claims(table)
+    long = _long_claims(table, context.subjects)
     if long is not None:
         return long
     corner = table.header[0]
