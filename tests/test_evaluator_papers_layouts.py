@@ -368,3 +368,17 @@ def test_a_results_object_without_its_results_key_is_read_with_the_model_its_con
     record = read_text(text)
     assert found(record) == {("OrgX/med-phi-2", "accuracy", 0.688)}
     assert {m.name: m.role for m in record.models} == {"OrgX/med-phi-2": "subject"}
+
+
+def test_names_listed_as_the_tasks_a_model_was_run_on_are_not_models() -> None:
+    text = (
+        "# ClinBERT-X\n\nWe obtain 61.2%, 55.0% and 70.4% F1 score on NCBI-D, JNLPBA and BC2GM named entity "
+        "recognition datasets, respectively."
+    )
+    record = read_text(text)
+    assert not {m.name for m in record.models} & {"NCBI-D", "JNLPBA", "BC2GM"}
+    assert {(c.model, c.value) for c in record.claims} == {
+        ("ClinBERT-X", 0.612),
+        ("ClinBERT-X", 0.55),
+        ("ClinBERT-X", 0.704),
+    }

@@ -218,6 +218,9 @@ def _restated(sentence: str, previous: tuple[int, int, str, tuple[float, float] 
     return any(abs(first * scale - second) <= 0.051 * max(1.0, scale / 10) for scale in (100.0, 0.01, 1.0))
 
 
+_VALUES_BETWEEN = re.compile(r"(?: ?%?,? (?:and |or )?-?\d{1,3}(?:\.\d{1,4})?){1,8} ?%? ?")
+
+
 def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, int, str]]) -> str | None:
     """The metric named nearest before the value in its clause, else right after it ("66.18% accuracy"); a value
     in points is a score."""
@@ -226,7 +229,10 @@ def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, in
     # a semicolon ends the metric's clause, but not one inside brackets: "(0.825; 95% CI: 0.790-0.860), random forest
     # (0.848; ...)" (postop_30day_mortality_multipath_cnn_acemap_abstract.md)
     before = [m for m in metrics if m[1] <= start and ";" not in _BRACKETED.sub("", sentence[m[1] : start])]
-    after = [m for m in metrics if m[0] >= end and m[0] - end <= 12]
+    # "66.18% accuracy"; "61.2%, 55.0% and 70.4% F1 score": a list of values before one metric
+    after = [
+        m for m in metrics if m[0] >= end and (m[0] - end <= 12 or _VALUES_BETWEEN.fullmatch(sentence[end : m[0]]))
+    ]
     if after and (not before or re.match(r"^ ?%? ?\(?$", sentence[end : after[0][0]])):
         return after[0][2]
     if (

@@ -326,6 +326,8 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
         field = _ID_FIELD.search(text, max(0, match.start() - 12), match.start())
         if not covered[match.start()] and is_model_name(name) and chrome is None and field is None:
             take(match, name)
+    lists = [m.span(1) for m in _DATASET_LIST.finditer(text)] if len(found) >= 1 else []
+    found = [(p, n) for p, n in found if not any(s <= p < e for s, e in lists)]
     if len(found) >= 3:  # "Bao1, Kumar2, Shah2, ...": a list of authors with their affiliation numbers
         authors = [n for _, n in found if _AUTHOR.match(n) and not _FAMILIES.match(n.rstrip("0123456789"))]
         found = [(p, n) for p, n in found if len(authors) < 3 or n not in authors]
@@ -344,6 +346,12 @@ _TITLED_NOT_TOOL = re.compile(
     # (medical_llm_eval_report_two_finetuned_tables.md)
     r"Performance|Keywords?|Ended|Similarity|Reasoning|Accuracy|Agreement|Consistency|Relevance|Fluency|"
     r"Coherence|Completeness|Evaluation|Benchmark|Exam|Test|Kappa|Error|Deviation|Coefficient)\b"
+)
+# names listed as what a model was run on: "F1 score on BC5CDR, KD-DTI and DDI end-to-end relation extraction
+# tasks" (biogpt_large_pubmedqa_card.md)
+_DATASET_LIST = re.compile(
+    r"\b(?:on|across|over)\s((?:[\w.-]{2,30}(?:,\s|,?\s(?:and|or)\s)){1,6}[\w.-]{2,30})\s(?:[\w-]+\s){0,4}"
+    r"(?:tasks|datasets|benchmarks|corpora|test sets)\b"
 )
 _PAGE_CHROME = re.compile(r"'s (?:picture|avatar|profile|photo)\b")
 # the value of a record's identifier field: "cord_uid: rhrfj4wq", "sha: 3388d7fd...", "key: cord-0942285-..."
