@@ -382,3 +382,13 @@ def test_names_listed_as_the_tasks_a_model_was_run_on_are_not_models() -> None:
         ("ClinBERT-X", 0.55),
         ("ClinBERT-X", 0.704),
     }
+
+
+def test_learning_methods_are_models_in_plural_and_hyphenated_forms_and_a_network_named_with_an_acronym() -> None:
+    text = (
+        "We compared Random Forests, light-gradient boosting machines, Naïve Bayes and k-nearest neighbours "
+        "with a Deep Temporal Fusion (DTF) network for delirium prediction."
+    )
+    names = {m.name for m in read_text(text).models}
+    assert {"Random Forests", "light-gradient boosting machines", "Naïve Bayes", "k-nearest neighbours"} <= names
+    assert any("DTF" in name for name in names)

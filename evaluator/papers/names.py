@@ -125,8 +125,12 @@ _METHODS = re.compile(
     # a network with what kind it is: "the deep neural network", "multipath convolutional neural network", "neural
     # network (AUROC: 0.72)" (postop_mortality_dnn_*.md, postop_30day_mortality_multipath_cnn_*.md, pih_ml_*.md)
     r"(?<![\w-])((?:(?:multipath|deep|artificial|feed-?forward|graph|temporal) )?(?:convolutional |recurrent )?"
-    r"neural network|extreme gradient boosting|light gradient boosting machine|gradient boosting|logistic regression|"
-    r"random forest|support vector machine|multi-?layer perceptron|decision tree|naive Bayes|"
+    # and plurals and hyphenated forms: "Random Forests", "light-gradient boosting machines", "Naïve Bayes"
+    # (icu_delirium_labels_clinician_actions_cord_record.md, ppc_ml_two_hospitals_pmc_abstract.md)
+    r"neural networks?|extreme[- ]gradient boosting(?: machines?)?|light[- ]gradient boosting machines?|"
+    r"gradient boosting(?: machines?)?|logistic regression|classification and regression trees?|"
+    r"random forests?|support vector machines?|multi-?layer perceptrons?|decision trees?|na[iï]ve Bayes|"
+    r"k-nearest neighbou?rs?|"
     r"long short-term memory|CNN|RNN|LSTM|GRU|DNN|ANN|MLP|XGB|LGBM|"
     # "gradient boosted trees (GBT) ... the admission GBT model" (icu_admission_mortality_gbt_bmc_abstract.md)
     r"gradient boosted trees?|GBT|GBM|SVM|"
@@ -158,7 +162,9 @@ _GENERIC = re.compile(
 )
 _MODEL_WORD = re.compile(r"\b(?:algorithm|model|index|score|classifier)\b", re.I)
 _MODEL_AFTER = re.compile(
-    r"^,? (?:(?:is|was) (?:an?|the) )?(?:[\w-]{1,20} ){0,3}(?:algorithms?|models?|index|scores?|classifier)\b", re.I
+    r"^,? (?:(?:is|was) (?:an?|the) )?(?:[\w-]{1,20} ){0,3}"
+    r"(?:algorithms?|models?|index|scores?|classifier|networks?)\b",
+    re.I,
 )
 _MODEL_LAST = re.compile(r"\b(?:Index|Score|Model|Algorithm|Network|Classifier)$")
 _METHOD_NAMES = {
