@@ -392,3 +392,14 @@ def test_learning_methods_are_models_in_plural_and_hyphenated_forms_and_a_networ
     names = {m.name for m in read_text(text).models}
     assert {"Random Forests", "light-gradient boosting machines", "Naïve Bayes", "k-nearest neighbours"} <= names
     assert any("DTF" in name for name in names)
+
+
+def test_a_model_described_by_its_size_is_the_named_model_of_that_size_and_never_a_guess() -> None:
+    text = (
+        'Acme released Curie 70B Vision and the smaller Curie 8B. The 8B variant reaches "71.0% MedQA," while the '
+        'newly released 70B vision model scores 84.5% on MedQA. The 3B variant achieves "55.0% MedQA."'
+    )
+    got = {(c.model, c.value) for c in read_text(text).claims}
+    assert ("Curie 8B", 0.71) in got and ("Curie 70B Vision", 0.845) in got
+    assert {model for model, value in got if value == 0.55} <= {None}
+    assert "The 8B" not in {m.name for m in read_text(text).models}

@@ -364,6 +364,13 @@ _PAGE_CHROME = re.compile(r"'s (?:picture|avatar|profile|photo)\b")
 _ID_FIELD = re.compile(r"(?<![A-Za-z])(?:u?id|sha|key|doi|pmid|pmcid|hash|commit|revision)\s?[:=]\s?$", re.I)
 
 
+# words that open a phrase, never a name: "The 4B variant", "Only 7B models", "All 70B models"
+_COMMON_WORD = re.compile(
+    r"^(?:The|This|That|These|Those|Our|Its|Their|All|Both|Each|Every|Only|Some|Any|Most|Many|Few|Other|Over|Under|"
+    r"About|With|Without|For|From|Into|Than|And|But|Our|Larger|Smaller|Bigger|Models?|Parameters?|Sizes?)$"
+)
+
+
 @lru_cache(maxsize=4096)
 def is_model_name(name: str) -> bool:
     """Whether a written name has the shape of a model name (see the module docstring)."""
@@ -380,7 +387,11 @@ def is_model_name(name: str) -> bool:
         return bool(re.search(r"[A-Za-z]", org)) and not org.isdigit() and not rest.isdigit() and "." not in org[:1]
     if " " in name:  # a model word followed by versions, sizes or tiers ("Claude 3.5 Sonnet")
         # or any capitalised word with a parameter count: "Meerkat 8B", "Falcon 40B Instruct"
-        sized = re.match(r"^[A-Z][a-z]{2,20}$", first) and re.search(r" \d{1,4}(?:\.\d)?[BM](?: |$)", name)
+        sized = (
+            re.match(r"^[A-Z][a-z]{2,20}$", first)
+            and not _COMMON_WORD.match(first)
+            and re.search(r" \d{1,4}(?:\.\d)?[BM](?: |$)", name)
+        )
         return is_model_name(first) or bool(sized)
     has_digit = any(ch.isdigit() for ch in name)
     # "BioMistral", "XGBoost", and a name led by a small letter: "eARDS", "iREAD", "sEPSIS-Net"
