@@ -403,3 +403,36 @@ def test_a_model_described_by_its_size_is_the_named_model_of_that_size_and_never
     assert ("Curie 8B", 0.71) in got and ("Curie 70B Vision", 0.845) in got
     assert {model for model, value in got if value == 0.55} <= {None}
     assert "The 8B" not in {m.name for m in read_text(text).models}
+
+
+def test_names_listed_beside_recognised_models_are_models_and_unit_labels_and_counts_are_not_values() -> None:
+    text = (
+        "We compared 5 chatbots (GPT-4o, Claude 3 Opus, Hunyuan, Kimi, and Qwen2-72B) on the Japanese NMLE. "
+        "GPT-4o surpassed Claude 3 Opus in every part, achieving mean accuracies of 81.5% (part 1) and 79.0% (part 2). "
+        "Kimi passed 2 of 3 sittings and all 3 mock exams, with a mean accuracy of 64.1%."
+    )
+    record = read_text(text)
+    assert {"Hunyuan", "Kimi"} <= {m.name for m in record.models}
+    assert found(record) == {("GPT-4o", "accuracy", 0.815), ("GPT-4o", "accuracy", 0.79), ("Kimi", "accuracy", 0.641)}
+
+
+def test_models_beaten_with_their_own_bracketed_values_keep_them_and_a_relative_clause_gives_the_beaten_ones() -> None:
+    text = (
+        "CatBoost had the best AUROC (0.83), outperforming the random forest (AUROC: 0.74), LightGBM (AUROC: 0.79), "
+        "and gated recurrent units (AUROC: 0.77). Med-PaLM 2 reached 86.5% accuracy, outperforming Flan-PaLM and "
+        "GPT-3.5, which both scored around 60% accuracy."
+    )
+    got = found(read_text(text))
+    assert {("CatBoost", "auroc", 0.83), ("random forest", "auroc", 0.74), ("LightGBM", "auroc", 0.79)} <= got
+    assert ("gated recurrent units", "auroc", 0.77) in got and ("Med-PaLM 2", "accuracy", 0.865) in got
+    assert ("Med-PaLM 2", "accuracy", 0.6) not in got
+
+
+def test_trainer_diagnostics_photo_credits_plural_acronyms_and_run_counts_give_no_models_or_claims() -> None:
+    text = (
+        "사진=Rawpixel/shutterstock\n\n- Rewards/accuracies: 0.6123\n- Rewards/margins: 0.0410\n\n"
+        "Across 12 ICUs and 10 folds, the time-dependent AUC (tAUC) was analysed at 1, 6, 12, 18, 24, 36, and 48 hours."
+    )
+    record = read_text(text)
+    assert [c for c in record.claims if c.value is not None] == []
+    assert not {m.name for m in record.models} & {"Rawpixel/shutterstock", "Rewards/accuracies", "ICUs"}

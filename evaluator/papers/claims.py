@@ -48,7 +48,13 @@ _AGGREGATE = re.compile(
     r"언어 ?모델[은는이가]|챗봇[은는이가들]|\bmedian\b|전체 ?평균|\bacross (?:all )?(?:the )?(?:\d{1,3} )?models\b",
     re.I,
 )
-_COMPARED = re.compile(r"\b(?:than|compared (?:with|to)|relative to)\b", re.I)
+# and a verb of beating: "GPT-4 outperformed GPT-3.5 across all units, achieving average accuracies of 66.57%"
+# (chinese_nmle_six_llms_mendeley_abstract.md) is GPT-4's, unless a relative clause opens after the beaten model
+_COMPARED = re.compile(
+    r"\b(?:than|compared (?:with|to)|relative to|outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beat(?:s|ing)?)\b"
+    r"(?![^;]{0,80}?\b(?:which|who|whose)\b)",
+    re.I,
+)
 # "0.98 [0.98-0.98] vs 0.93": an interval may sit between the value and "vs" (aki_severity_rnn_vs_lr_abstract.md)
 _VERSUS = re.compile(r"^(?: ?[(\[][^()\[\]]{0,50}[)\]])?[ )\],]{0,60}?\b(?:vs\.?|versus)[ (]{1,3}$", re.I)
 # a contrast: the model named after it is not the one the value before it belongs to (but "AUROC (0.856) and AUPRC
@@ -289,14 +295,26 @@ def _model_for(
         # names the reader does not know (aitrics_vitalcare_missing_data_digitalchosun_ko.md)
         return _NOBODY
     comparison = _COMPARED.search(sentence, prior[0][0], start) if prior else None
-    adjacent = bool(prior) and bool(
-        re.match(
-            r"^[\w.+-]*(?: (?:algorithms?|models?|methods?))? ?\($", sentence[prior[-1][0] : start].split(" ", 1)[-1]
+    adjacent = (
+        bool(prior)
+        and bool(
+            re.match(
+                r"^[\w.+-]*(?: (?:algorithms?|models?|methods?))? ?\($",
+                sentence[prior[-1][0] : start].split(" ", 1)[-1],
+            )
+            or re.match(r"^\S+ \($|^\S+(?: \S+){0,3} (?:algorithms?|models?) \($", sentence[prior[-1][0] : start])
+            # "outperforming the random forest (AUROC: 0.71)": the bracket names the metric before the beaten model's
+            # value (pih_ml_bmc_medinform_abstract.md)
+            or re.match(
+                re.escape(prior[-1][1]) + r" \((?:[A-Za-z][\w-]{1,12}[:=,]? ?)?$", sentence[prior[-1][0] : start]
+            )
         )
-        or re.match(r"^\S+ \($|^\S+(?: \S+){0,3} (?:algorithms?|models?) \($", sentence[prior[-1][0] : start])
     )
     listed = len(prior) >= 2 and bool(re.search(r"(?:,| and| or) (?:the )?$", sentence[: prior[-1][0]]))
-    if comparison is not None and prior[0][0] < comparison.start() and (listed or not adjacent):
+    # each compared model with its own bracketed value: "outperforming the random forest (AUROC: 0.71), XGBoost (AUROC:
+    # 0.72), and neural network (AUROC: 0.72)" (pih_ml_bmc_medinform_abstract.md)
+    own = adjacent and len(prior) >= 2 and "(" in sentence[prior[-2][0] : prior[-1][0]]
+    if comparison is not None and prior[0][0] < comparison.start() and (listed or not adjacent) and not own:
         # "STEP-OP ... had greater AUPRC values than those of the RNN and CNN algorithms (0.716 ...)": the value
         # is the subject's, not the compared models'; but "than that of the logistic regression algorithm
         # (0.673 ...)" gives the one compared model's own value (step_op_ioh_abstract.md)
@@ -358,7 +376,9 @@ def _remember_model(sentence: str, models: list[tuple[int, str]], context: Conte
         context.last_model = told[0][1]
     context.named += [name for _, name in models]
     for position, name in models:
-        if re.match(r"^[\w.+ -]{0,60}? model\b", sentence[position : position + len(name) + 8]):
+        if re.match(
+            r"^[\w.+ -]{0,60}? (?:model|classifier|algorithm)\b", sentence[position : position + len(name) + 14]
+        ):
             context.called_model = name
 
 

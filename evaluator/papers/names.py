@@ -79,8 +79,8 @@ METRIC_WORDS = (
         r"area under the (?:receiver[- ]operat(?:ing|or)(?:[- ]characteristics?)?|ROC) curves?",
     ),
     ("auprc", r"AUPRC|AUPR|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curves?"),
-    ("auc", r"AUC|area under the curve"),
-    ("accuracy", r"accuracy|acc\.?|acc-%|정답률|정확도"),  # "Test Set (Acc-%)" (medmcqa_paperswithcode_*.md)
+    ("auc", r"AUC|area under the curve|T-?AUC|time-dependent AUC"),  # "The TAUCs of the implemented model were ..."
+    ("accuracy", r"accuracy|accuracies|acc\.?|acc-%|정답률|정확도"),  # "Test Set (Acc-%)" (medmcqa_paperswithcode_*.md)
     ("f1", r"F1(?:[- ]score)?|macro[- ]F1"),
     # a table's "Sens." and "Spec." (covews_timeframe_models_supplementary_table.md); the period is needed
     ("sensitivity", r"sensitivity|sens\.|민감도"),
@@ -129,8 +129,8 @@ _METHODS = re.compile(
     # (icu_delirium_labels_clinician_actions_cord_record.md, ppc_ml_two_hospitals_pmc_abstract.md)
     r"neural networks?|extreme[- ]gradient boosting(?: machines?)?|light[- ]gradient boosting machines?|"
     r"gradient boosting(?: machines?)?|logistic regression|classification and regression trees?|"
-    r"random forests?|support vector machines?|multi-?layer perceptrons?|decision trees?|na[iï]ve Bayes|"
-    r"k-nearest neighbou?rs?|"
+    r"random[ -]forests?(?: classifiers?)?|support vector machines?|multi-?layer perceptrons?|decision trees?|"
+    r"na[iï]ve Bayes|k-nearest neighbou?rs?|gated recurrent units?|"
     r"long short-term memory|CNN|RNN|LSTM|GRU|DNN|ANN|MLP|XGB|LGBM|"
     # "gradient boosted trees (GBT) ... the admission GBT model" (icu_admission_mortality_gbt_bmc_abstract.md)
     r"gradient boosted trees?|GBT|GBM|SVM|"
@@ -294,6 +294,28 @@ def defined_names(text: str) -> dict[str, str]:
         full, noun = match.groups()
         if _MODEL_LAST.search(full) and not _GENERIC.search(full):
             found[f"the {noun}"] = found[f"The {noun}"] = found[full] = full
+    for name in listed_with_models(text):
+        found.setdefault(name, name)
+    return found
+
+
+# a list of the models compared: "6 LLMs (GPT-3.5, GPT-4, ERNIE Bot, Tongyi Qianwen, Doubao, and DeepSeek)"
+# (chinese_nmle_six_llms_mendeley_abstract.md): names of no recognisable shape listed beside recognised ones
+_LIST_ITEM = r"[A-Z][\w.+-]{1,30}(?: [A-Z0-9][\w.+-]{0,20}){0,3}"
+_MODEL_LIST = re.compile(
+    r"\b(?:LLMs|models|chatbots|language models|systems)(?: such as| including|:| \(|,? namely)? ?"
+    r"((?:" + _LIST_ITEM + r", ){2,12}(?:and |or )?" + _LIST_ITEM + r")"
+)
+
+
+def listed_with_models(text: str) -> list[str]:
+    """The names of a list of models whose other items, at least two and most of them, have a model's shape."""
+    found: list[str] = []
+    for match in _MODEL_LIST.finditer(text):
+        items = [re.sub(r"^(?:and|or) ", "", item).strip() for item in match.group(1).split(", ")]
+        shaped = [item for item in items if is_model_name(item)]
+        if len(shaped) >= 2 and len(shaped) * 2 >= len(items):
+            found += [item for item in items if item not in shaped and not is_benchmark_or_metric(item)]
     return found
 
 
@@ -329,7 +351,11 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
         # "three LLMs-GPT-4o, Claude 3.5 Sonnet" (kmle_three_llms_abstract.md): the name after the dash
         name = re.sub(r"^(?:LLMs?|models?)-", "", match.group(1).rstrip(".-+"), flags=re.I)
         chrome = _PAGE_CHROME.match(text, match.end(1))  # "sid321axn's picture": a user on a copied page
-        field = _ID_FIELD.search(text, max(0, match.start() - 12), match.start())
+        field = (
+            _ID_FIELD.search(text, max(0, match.start() - 12), match.start())
+            or _CREDIT.search(text, max(0, match.start() - 8), match.start())
+            or _LOGGED_KEY.match(text, match.start())
+        )
         if not covered[match.start()] and is_model_name(name) and chrome is None and field is None:
             take(match, name)
     lists = [m.span(1) for m in _DATASET_LIST.finditer(text)] if len(found) >= 1 else []
@@ -361,6 +387,10 @@ _DATASET_LIST = re.compile(
 )
 _PAGE_CHROME = re.compile(r"'s (?:picture|avatar|profile|photo)\b")
 # the value of a record's identifier field: "cord_uid: rhrfj4wq", "sha: 3388d7fd...", "key: cord-0942285-..."
+# a trainer's logged key and its value: "Rewards/rejected: -1.93" (medqa_l3_dpo_trainer_card.md)
+# a photo credit on a news page: "사진=Bradshaw/shutterstock" (vuno_dtas_ed_triage_kormedi_ko.md)
+_CREDIT = re.compile(r"(?:사진|출처|자료|그림|이미지|photo|image|credit|source)\s?[=:]\s?$", re.I)
+_LOGGED_KEY = re.compile(r"[A-Za-z]{2,30}/[A-Za-z_]{2,30}:\s?-?\d")
 _ID_FIELD = re.compile(r"(?<![A-Za-z])(?:u?id|sha|key|doi|pmid|pmcid|hash|commit|revision)\s?[:=]\s?$", re.I)
 
 
@@ -378,12 +408,14 @@ def is_model_name(name: str) -> bool:
     first = name.split(" ", 1)[0]
     if not name or len(name) > 120 or _NOT_MODELS.match(first) or is_benchmark_or_metric(name):
         return False
-    if _NOT_A_NAME.search(name):
+    if _NOT_A_NAME.search(name) or re.fullmatch(r"[A-Z]{2,6}s", name):  # and a plural acronym: "ICUs", "EHRs"
         return False
     if "/" in name:
         if not re.fullmatch(r"[A-Za-z0-9][\w.-]{0,60}/[A-Za-z0-9][\w.+-]{0,100}", name):
             return False  # a phrase with a slash in it, not a hub id
         org, _, rest = name.partition("/")
+        if is_benchmark_or_metric(rest):
+            return False  # a logged key: "Rewards/accuracies", "eval/accuracy" (medqa_l3_dpo_trainer_card.md)
         return bool(re.search(r"[A-Za-z]", org)) and not org.isdigit() and not rest.isdigit() and "." not in org[:1]
     if " " in name:  # a model word followed by versions, sizes or tiers ("Claude 3.5 Sonnet")
         # or any capitalised word with a parameter count: "Meerkat 8B", "Falcon 40B Instruct"

@@ -35,6 +35,8 @@ _UNIT_AFTER = re.compile(
     r"^[ -]?(?:mm ?Hg|min|minutes?|mins?|s\b|sec|seconds?|h\b|hours?|hrs?|days?|weeks?|months?|years?|[BMK]\b|"
     r"billion|million|patients?|participants|subjects|questions|items|cases|admissions|stays|features|"
     r"measurements|samples|models|LLMs|tokens|languages|tasks|datasets|hospitals|institutions|axes|GB|MB|mg|ml|"
+    # counts of a study's runs: "the aggregation of 5 validation sets" (icu_cardiac_arrest_gru_weibull_pmc_abstract.md)
+    r"(?:validation |test |training )?(?:sets|folds|splits|runs|seeds|repetitions|iterations)\b|"
     r"kg|percentile|x\b|개|건|명|문항|년|월|일|시간|분|초|만|천|세|"
     # settings and sizes written with a hyphen: "5-shot", "4-bit", "10-fold", "5-option" (usmle_llm_systematic_*,
     # medqa_aiwiki_overview.md); "50%대", "in the fifties" (dental_exam_chatbots_kollo_ko.md)
@@ -120,6 +122,13 @@ _CHANCE_AFTER = re.compile(
 _ERROR_BEFORE = re.compile(
     r"(?:\b(?:MAE|MAD|RMSE|MSE)|absolute (?:error|deviation)s?|squared error)\b(?:[^.;]|\.\d){0,50}$", re.I
 )
+_LABEL_BEFORE = re.compile(
+    r"\b(?:unit|part|section|item|question|stage|grade|level|round|cycle|group|arm|cohort|wave|chapter|module|"
+    r"paper|session|block|set|task|exam|day|week|month)\s?$",
+    re.I,
+)
+_COUNT_AFTER = re.compile(r"^ (?:of|out of) (?:the |all )?\d")
+_COUNT_BEFORE = re.compile(r"(?:\b(?:all|both|first|last|top|only|nearly|almost|every)|\d (?:of|out of)) $", re.I)
 _MEASURED_UNIT = re.compile(r"^[ -]?(?:mm ?Hg|min|minutes?|s\b|sec|seconds?|h\b|hours?|days?|weeks?|mg|ml|kg)\b", re.I)
 # a statistic of the cohort, not of a model: "the ICU mortality rate was 7%", "mean age of 62", "odds ratio 1.4"
 _COHORT_BEFORE = re.compile(
@@ -177,6 +186,12 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     unit = _UNIT_AFTER.match(after) and not (
         _MEASURED_UNIT.match(after) and _ERROR_BEFORE.search(sentence[max(0, start - 60) : start])
     )
+    if _LABEL_BEFORE.search(before) and written.isdigit():  # "unit 1", "part 3", "round 2": a label, not a value
+        return True
+    if written.isdigit() and match.group(2) is None and (_COUNT_AFTER.match(after) or _COUNT_BEFORE.search(before)):
+        return True  # a count: "passing 2 of 3 Polish versions and all 3 English versions"
+    if re.search(r"\b(?:rewards|logps|logits)/\w+[:|]? ?$", before, re.I):
+        return True  # a preference trainer's diagnostics ("Rewards/accuracies: 0.4923", every TRL DPO card)
     if re.search(r"\bper $", before):  # the denominator of a rate: "0.4 ventilators per 10 patients"
         return True
     if re.search(r'"\s?:\s?\[?\s?$', before):  # a JSON value ('"n-shot": {"medmcqa": 0}'): results_json reads results
@@ -193,8 +208,9 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True  # a line number or an index after a value: "Acc: 0.44 6 +" (a commit's diff view)
     if _KO_GAIN_AFTER.match(sentence[end : end + 60]):
         return True
-    listed = _LISTED_AFTER.match(after)  # "5, 10, and 15 min in advance": the unit after the list is each one's
-    if listed and _UNIT_AFTER.match(after[listed.end() :]):
+    longer = sentence[end : end + 90]
+    listed = _LISTED_AFTER.match(longer)  # "5, 10, and 15 min in advance": the unit after the list is each one's
+    if listed and _UNIT_AFTER.match(longer[listed.end() :]):
         return True
     if (
         _SHARE_OF_COST.match(sentence[end : end + 70])
