@@ -368,3 +368,38 @@ def test_a_results_object_without_its_results_key_is_read_with_the_model_its_con
     record = read_text(text)
     assert found(record) == {("OrgX/med-phi-2", "accuracy", 0.688)}
     assert {m.name: m.role for m in record.models} == {"OrgX/med-phi-2": "subject"}
+
+
+def test_names_listed_as_the_tasks_a_model_was_run_on_are_not_models() -> None:
+    text = (
+        "# ClinBERT-X\n\nWe obtain 61.2%, 55.0% and 70.4% F1 score on NCBI-D, JNLPBA and BC2GM named entity "
+        "recognition datasets, respectively."
+    )
+    record = read_text(text)
+    assert not {m.name for m in record.models} & {"NCBI-D", "JNLPBA", "BC2GM"}
+    assert {(c.model, c.value) for c in record.claims} == {
+        ("ClinBERT-X", 0.612),
+        ("ClinBERT-X", 0.55),
+        ("ClinBERT-X", 0.704),
+    }
+
+
+def test_learning_methods_are_models_in_plural_and_hyphenated_forms_and_a_network_named_with_an_acronym() -> None:
+    text = (
+        "We compared Random Forests, light-gradient boosting machines, Naïve Bayes and k-nearest neighbours "
+        "with a Deep Temporal Fusion (DTF) network for delirium prediction."
+    )
+    names = {m.name for m in read_text(text).models}
+    assert {"Random Forests", "light-gradient boosting machines", "Naïve Bayes", "k-nearest neighbours"} <= names
+    assert any("DTF" in name for name in names)
+
+
+def test_a_model_described_by_its_size_is_the_named_model_of_that_size_and_never_a_guess() -> None:
+    text = (
+        'Acme released Curie 70B Vision and the smaller Curie 8B. The 8B variant reaches "71.0% MedQA," while the '
+        'newly released 70B vision model scores 84.5% on MedQA. The 3B variant achieves "55.0% MedQA."'
+    )
+    got = {(c.model, c.value) for c in read_text(text).claims}
+    assert ("Curie 8B", 0.71) in got and ("Curie 70B Vision", 0.845) in got
+    assert {model for model, value in got if value == 0.55} <= {None}
+    assert "The 8B" not in {m.name for m in read_text(text).models}

@@ -65,11 +65,14 @@ _NOBODY = "\0"  # _model_for's answer for a value it knows is not the named mode
 _PLAIN_QUALIFIERS = frozenset(
     re.findall(
         r"\w+",
-        "the our this model system algorithm method index final proposed best new same developed full base baseline "
+        "the our this model system algorithm method index variant version newly released recently latest final "
+        "proposed best new same developed full base baseline "
         "prediction predictive learning machine deep language large ai",
     )
 )
-_THE_MODEL = re.compile(r"\b(?:the|our|this) (?:[\w-]{1,20} ){0,2}(?:model|system|algorithm|method|index)\b", re.I)
+_THE_MODEL = re.compile(
+    r"\b(?:the|our|this) (?:[\w-]{1,20} ){0,4}?(?:model|system|algorithm|method|index|variant|version)\b", re.I
+)
 
 
 @dataclass
@@ -89,7 +92,7 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
     models = list(models_in(sentence, context.defined))
     previous, context.last_metric = context.last_metric, None
     metrics = metrics_in(sentence) or _continued(sentence, previous)
-    bound = set() if metrics else bound_to_benchmark(sentence)
+    bound = bound_to_benchmark(sentence)
     if not metrics and not bound and "점" not in sentence:
         # no claim without a metric, but a score in points ("50점") names its own, and a percentage written on a
         # benchmark ("MedQA (89.8% vs 74.9%)") is that benchmark's score
@@ -97,7 +100,7 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
         return []
     spans = [(p, sentence.find(n, p) + len(n) if sentence.find(n, p) == p else p + 1) for p, n in models]
     numbers = [n for n in _result_numbers(sentence) if not any(s <= n[0] < e for s, e in spans)]
-    if bound:
+    if bound and not metrics:
         numbers = [n for n in numbers if n[0] in bound]
     if not numbers:
         claims = _unvalued(sentence, models, context)
@@ -218,6 +221,9 @@ def _restated(sentence: str, previous: tuple[int, int, str, tuple[float, float] 
     return any(abs(first * scale - second) <= 0.051 * max(1.0, scale / 10) for scale in (100.0, 0.01, 1.0))
 
 
+_VALUES_BETWEEN = re.compile(r"(?: ?%?,? (?:and |or )?-?\d{1,3}(?:\.\d{1,4})?){1,8} ?%? ?")
+
+
 def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, int, str]]) -> str | None:
     """The metric named nearest before the value in its clause, else right after it ("66.18% accuracy"); a value
     in points is a score."""
@@ -226,7 +232,10 @@ def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, in
     # a semicolon ends the metric's clause, but not one inside brackets: "(0.825; 95% CI: 0.790-0.860), random forest
     # (0.848; ...)" (postop_30day_mortality_multipath_cnn_acemap_abstract.md)
     before = [m for m in metrics if m[1] <= start and ";" not in _BRACKETED.sub("", sentence[m[1] : start])]
-    after = [m for m in metrics if m[0] >= end and m[0] - end <= 12]
+    # "66.18% accuracy"; "61.2%, 55.0% and 70.4% F1 score": a list of values before one metric
+    after = [
+        m for m in metrics if m[0] >= end and (m[0] - end <= 12 or _VALUES_BETWEEN.fullmatch(sentence[end : m[0]]))
+    ]
     if after and (not before or re.match(r"^ ?%? ?\(?$", sentence[end : after[0][0]])):
         return after[0][2]
     if (
@@ -299,22 +308,28 @@ def _model_for(
         # "X reached 61.2% accuracy, while GPT-4 reached 72.4%": the value is not the later clause's model's but
         # "the model"'s, or a name the reader missed
         return _subject_of(sentence, context) if _THE_MODEL.search(sentence) else _NOBODY
-    return _subject_of(sentence, context) or (after[0][1] if len(after) == 1 else None)
+    return _subject_of(sentence, context, start) or (after[0][1] if len(after) == 1 else None)
 
 
-def _subject_of(sentence: str, context: Context) -> str | None:
+def _subject_of(sentence: str, context: Context, start: int | None = None) -> str | None:
     """ "The model" is the document's one subject; with none, an unnamed model (not guessed: the scalogram
     preprint's "the model" is neither of the two networks it is built from). A sentence naming no model
     continues the one named last (gpt4_korean_medicine_exam_chosun_ko.md)."""
-    the_model = _THE_MODEL.search(sentence)
+    described = list(_THE_MODEL.finditer(sentence))
+    nearest = [m for m in described if start is not None and m.start() < start]
+    the_model = nearest[-1] if nearest else (described[0] if described else None)
     if the_model:
         # "The logistic model showed ..." after "a ... logistic regression model" and "an extreme gradient boosting
         # model": the words before "model" say which of the models named before it is meant
-        # (icu_mortality_mimic_eicu_logistic_abstract.md)
+        # (icu_mortality_mimic_eicu_logistic_abstract.md); "the 27B text model" the one sharing most of its words
+        # (medgemma_27b_multimodal_zoonop_news.md)
         said = words(the_model.group(0)) - _PLAIN_QUALIFIERS
-        meant = next((name for name in reversed(context.named) if said & words(name)), None)
-        if meant is not None:
-            return meant
+        shared = [(len(said & words(name)), -k) for k, name in enumerate(reversed(context.named))]
+        best = max(shared, default=(0, 0))
+        if best[0]:
+            return list(reversed(context.named))[-best[1]]
+        if any(re.fullmatch(r"\d{1,4}(?:\.\d)?[bm]", word) for word in said):
+            return None  # "The 4B variant" of a family whose 4B model the text never names: not guessed
         if len(context.subjects) == 1:
             return context.subjects[0]
         # "the sensitivity and specificity of the model" when one model only has been named

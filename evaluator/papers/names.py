@@ -125,8 +125,12 @@ _METHODS = re.compile(
     # a network with what kind it is: "the deep neural network", "multipath convolutional neural network", "neural
     # network (AUROC: 0.72)" (postop_mortality_dnn_*.md, postop_30day_mortality_multipath_cnn_*.md, pih_ml_*.md)
     r"(?<![\w-])((?:(?:multipath|deep|artificial|feed-?forward|graph|temporal) )?(?:convolutional |recurrent )?"
-    r"neural network|extreme gradient boosting|light gradient boosting machine|gradient boosting|logistic regression|"
-    r"random forest|support vector machine|multi-?layer perceptron|decision tree|naive Bayes|"
+    # and plurals and hyphenated forms: "Random Forests", "light-gradient boosting machines", "Naïve Bayes"
+    # (icu_delirium_labels_clinician_actions_cord_record.md, ppc_ml_two_hospitals_pmc_abstract.md)
+    r"neural networks?|extreme[- ]gradient boosting(?: machines?)?|light[- ]gradient boosting machines?|"
+    r"gradient boosting(?: machines?)?|logistic regression|classification and regression trees?|"
+    r"random forests?|support vector machines?|multi-?layer perceptrons?|decision trees?|na[iï]ve Bayes|"
+    r"k-nearest neighbou?rs?|"
     r"long short-term memory|CNN|RNN|LSTM|GRU|DNN|ANN|MLP|XGB|LGBM|"
     # "gradient boosted trees (GBT) ... the admission GBT model" (icu_admission_mortality_gbt_bmc_abstract.md)
     r"gradient boosted trees?|GBT|GBM|SVM|"
@@ -158,7 +162,9 @@ _GENERIC = re.compile(
 )
 _MODEL_WORD = re.compile(r"\b(?:algorithm|model|index|score|classifier)\b", re.I)
 _MODEL_AFTER = re.compile(
-    r"^,? (?:(?:is|was) (?:an?|the) )?(?:[\w-]{1,20} ){0,3}(?:algorithms?|models?|index|scores?|classifier)\b", re.I
+    r"^,? (?:(?:is|was) (?:an?|the) )?(?:[\w-]{1,20} ){0,3}"
+    r"(?:algorithms?|models?|index|scores?|classifier|networks?)\b",
+    re.I,
 )
 _MODEL_LAST = re.compile(r"\b(?:Index|Score|Model|Algorithm|Network|Classifier)$")
 _METHOD_NAMES = {
@@ -326,6 +332,8 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
         field = _ID_FIELD.search(text, max(0, match.start() - 12), match.start())
         if not covered[match.start()] and is_model_name(name) and chrome is None and field is None:
             take(match, name)
+    lists = [m.span(1) for m in _DATASET_LIST.finditer(text)] if len(found) >= 1 else []
+    found = [(p, n) for p, n in found if not any(s <= p < e for s, e in lists)]
     if len(found) >= 3:  # "Bao1, Kumar2, Shah2, ...": a list of authors with their affiliation numbers
         authors = [n for _, n in found if _AUTHOR.match(n) and not _FAMILIES.match(n.rstrip("0123456789"))]
         found = [(p, n) for p, n in found if len(authors) < 3 or n not in authors]
@@ -345,9 +353,22 @@ _TITLED_NOT_TOOL = re.compile(
     r"Performance|Keywords?|Ended|Similarity|Reasoning|Accuracy|Agreement|Consistency|Relevance|Fluency|"
     r"Coherence|Completeness|Evaluation|Benchmark|Exam|Test|Kappa|Error|Deviation|Coefficient)\b"
 )
+# names listed as what a model was run on: "F1 score on BC5CDR, KD-DTI and DDI end-to-end relation extraction
+# tasks" (biogpt_large_pubmedqa_card.md)
+_DATASET_LIST = re.compile(
+    r"\b(?:on|across|over)\s((?:[\w.-]{2,30}(?:,\s|,?\s(?:and|or)\s)){1,6}[\w.-]{2,30})\s(?:[\w-]+\s){0,4}"
+    r"(?:tasks|datasets|benchmarks|corpora|test sets)\b"
+)
 _PAGE_CHROME = re.compile(r"'s (?:picture|avatar|profile|photo)\b")
 # the value of a record's identifier field: "cord_uid: rhrfj4wq", "sha: 3388d7fd...", "key: cord-0942285-..."
 _ID_FIELD = re.compile(r"(?<![A-Za-z])(?:u?id|sha|key|doi|pmid|pmcid|hash|commit|revision)\s?[:=]\s?$", re.I)
+
+
+# words that open a phrase, never a name: "The 4B variant", "Only 7B models", "All 70B models"
+_COMMON_WORD = re.compile(
+    r"^(?:The|This|That|These|Those|Our|Its|Their|All|Both|Each|Every|Only|Some|Any|Most|Many|Few|Other|Over|Under|"
+    r"About|With|Without|For|From|Into|Than|And|But|Our|Larger|Smaller|Bigger|Models?|Parameters?|Sizes?)$"
+)
 
 
 @lru_cache(maxsize=4096)
@@ -366,7 +387,11 @@ def is_model_name(name: str) -> bool:
         return bool(re.search(r"[A-Za-z]", org)) and not org.isdigit() and not rest.isdigit() and "." not in org[:1]
     if " " in name:  # a model word followed by versions, sizes or tiers ("Claude 3.5 Sonnet")
         # or any capitalised word with a parameter count: "Meerkat 8B", "Falcon 40B Instruct"
-        sized = re.match(r"^[A-Z][a-z]{2,20}$", first) and re.search(r" \d{1,4}(?:\.\d)?[BM](?: |$)", name)
+        sized = (
+            re.match(r"^[A-Z][a-z]{2,20}$", first)
+            and not _COMMON_WORD.match(first)
+            and re.search(r" \d{1,4}(?:\.\d)?[BM](?: |$)", name)
+        )
         return is_model_name(first) or bool(sized)
     has_digit = any(ch.isdigit() for ch in name)
     # "BioMistral", "XGBoost", and a name led by a small letter: "eARDS", "iREAD", "sEPSIS-Net"

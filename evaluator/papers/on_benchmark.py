@@ -12,7 +12,7 @@ from evaluator.papers.names import benchmarks_in
 _ON_BENCHMARK_AFTER = re.compile(
     r"(?: [A-Z][\w-]{0,15})? ?[(:]? ?(\d{1,3}(?:\.\d{1,2})?) ?%(?: ?(?:vs\.?|versus) ?(\d{1,3}(?:\.\d{1,2})?) ?%)?"
 )
-_ON_BENCHMARK_BEFORE = re.compile(r"(\d{1,3}(?:\.\d{1,2})?) ?% (?:on|in) (?:the )?$")
+_ON_BENCHMARK_BEFORE = re.compile(r"(\d{1,3}(?:\.\d{1,2})?) ?% (?:(?:on|in) )?(?:the )?$")  # "64.4% MedQA"
 
 
 def bound_to_benchmark(sentence: str) -> set[int]:
