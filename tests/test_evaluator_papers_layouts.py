@@ -436,3 +436,31 @@ def test_trainer_diagnostics_photo_credits_plural_acronyms_and_run_counts_give_n
     record = read_text(text)
     assert [c for c in record.claims if c.value is not None] == []
     assert not {m.name for m in record.models} & {"Rawpixel/shutterstock", "Rewards/accuracies", "ICUs"}
+
+
+def test_cells_with_bracketed_intervals_give_value_and_interval_and_a_prose_restatement_is_not_a_second_claim() -> None:
+    text = (
+        "| Model | Average Precision | AUROC | Time |\n| --- | --- | --- | --- |\n"
+        "| TFT | 0.412 [0.401,0.423] | 0.811 [0.80,0.82] | 31.2 [30.1,32.3] |\n"
+        "| Cox | 0.305 [0.297,0.313] | 0.744 [0.74,0.75] | -- |\n\n"
+        "1st: TFT (AUROC: 0.811). TFT achieves the highest AUROC (0.811) of all models.\n"
+    )
+    claims = read_text(text).claims
+    assert {(c.model, c.metric, c.value, tuple(c.ci or ())) for c in claims} == {
+        ("TFT", "auprc", 0.412, (0.401, 0.423)),
+        ("TFT", "auroc", 0.811, (0.8, 0.82)),
+        ("Cox", "auprc", 0.305, (0.297, 0.313)),
+        ("Cox", "auroc", 0.744, (0.74, 0.75)),
+    }
+
+
+def test_per_fold_tables_training_rows_and_ranks_before_hub_ids_give_no_claims() -> None:
+    text = (
+        "| Fold | AUROC |\n|---|---|\n| 1 | 0.701 |\n| 2 | 0.688 |\n\n"
+        "Model | Outcome | Data | Metric | Value\n-- | -- | -- | -- | --\n"
+        "XGBoost | AKI | Train | AUROC | 0.912345678\nXGBoost | AKI | Test | AUROC | 0.801234567\n\n"
+        "Rank Subject Score\n1 meta-llama/Llama-3.1-8B-Instruct 0.52\n"
+    )
+    got = found(read_text(text))
+    assert ("XGBoost", "auroc", 0.801234567) in got
+    assert not {v for _, _, v in got} & {0.701, 0.688, 0.912345678, 1.0, 0.01}

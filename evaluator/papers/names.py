@@ -78,7 +78,7 @@ METRIC_WORDS = (
         r"AUROC|AUC-ROC|ROC[- ]AUC|"
         r"area under the (?:receiver[- ]operat(?:ing|or)(?:[- ]characteristics?)?|ROC) curves?",
     ),
-    ("auprc", r"AUPRC|AUPR|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curves?"),
+    ("auprc", r"AUPRC|AUPR|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curves?|average precision"),
     ("auc", r"AUC|area under the curve|T-?AUC|time-dependent AUC"),  # "The TAUCs of the implemented model were ..."
     ("accuracy", r"accuracy|accuracies|acc\.?|acc-%|정답률|정확도"),  # "Test Set (Acc-%)" (medmcqa_paperswithcode_*.md)
     ("f1", r"F1(?:[- ]score)?|macro[- ]F1"),
@@ -200,7 +200,7 @@ _NOT_MODELS = re.compile(
     # degrees after authors' names (acumen_hpi_single_arm_trial_scribd_abstract.md)
     r"PhD|MD|MSc|MPH|DrPH|BSc|MBBS|FRCA|FRCPC|FANZCA|"
     # journals, and gases measured at the bedside (eards_covid_ards_prediction_cord_record.md: "PLoS One", "SpO(2)")
-    r"PLoS|JAMA|BMJ|NEJM|JMIR|SpO2?|FiO2|PaO2|PaCO2|EtCO2|"
+    r"PLoS|JAMA|BMJ|NEJM|JMIR|SpO2?|FiO2|PaO2|PaCO2|EtCO2|NaN|None|null|"
     # number formats of a model's weights: "model_dtype": "float32" (biomistral_7b_bnb8_*.md)
     r"b?float\d{1,2}|fp\d{1,2}|bf16|u?int\d{1,2}|"
     # a file's size on a copied page: "1.99 kB" (bio_clinicalbert_medicalcondition_trainer_card.md)

@@ -124,6 +124,8 @@ def read_rules(text: str) -> Extraction:
     claims: list[ExtractedClaim] = list(harness)
     for table in parts.tables + spaced_tables(body):
         claims += table_claims(table, context)
+    for name in {c.model for c in claims if c.model and len(c.model) <= 60 and "|" not in c.model}:
+        context.defined.setdefault(name, name)  # a model a table names is a model in the prose too ("TCN achieves")
     for sentence in parts.sentences:
         if len(claims) >= MAX_CLAIMS * 2:
             break
@@ -297,10 +299,15 @@ def _unique_claims(claims: list[ExtractedClaim]) -> list[ExtractedClaim]:
 
 
 def _restates(claim: ExtractedClaim, earlier: ExtractedClaim) -> bool:
-    """Whether `claim`, without a metric, is `earlier` again, written elsewhere: the same value of the same model
-    ("LLaMA-2" is "LLaMA-2 (Purdue)"), on the same or an unnamed dataset, in the same or an unnamed setting."""
+    """Whether `claim`, without a metric or with the same one and nothing more, is `earlier` again, written
+    elsewhere: the same value of the same model ("LLaMA-2" is "LLaMA-2 (Purdue)"), on the same or an unnamed
+    dataset, in the same or an unnamed setting."""
     mine, theirs = words(claim.model), words(earlier.model)
-    if claim.metric is not None or claim.value is None or claim.value != earlier.value or not (mine and theirs):
+    if claim.value is None or claim.value != earlier.value or not (mine and theirs):
+        return False
+    if claim.metric is not None and (claim.metric != earlier.metric or claim.task_variant or claim.setting):
+        # with a metric: a sentence that restates a table cell ("TCN achieves the highest ROC-AUC (0.674)" below
+        # "| TCN | 0.674 ± 0.104 |": vitaldb_aki_tcn_gru_lstm_5fold_results_summary.md) says no more than it
         return False
     if claim.evidence.split("\n", 1)[0] == earlier.evidence.split("\n", 1)[0]:
         return False  # two cells of one table (its header line starts their evidence) are two results

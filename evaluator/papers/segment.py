@@ -38,9 +38,10 @@ _SENTENCE_END = re.compile(
 _PARAGRAPH = re.compile(
     r"\n[ \t]*\n|\n(?=[ \t]{0,8}(?:[-*+\u2022\u25b2]|\d{1,2}[.)]|#{1,6}) )|\n(?=[A-Z][A-Za-z ]{2,30}:)"
 )
-# a delimiter row of two columns or more ("---|---", "|:--|--:|"); YAML's "--- |" in a card's code view is none
+# a delimiter row of two columns or more ("---|---", "|:--|--:|", "-- | --" as a spreadsheet pastes it:
+# shock_mortality_lr_svm_gbm_train_test_results.md); YAML's "--- |" in a card's code view is none
 _DELIMITER_ROW = re.compile(
-    r"^[ \t]{0,3}\|?[ \t]{0,4}:?-{3,80}:?[ \t]{0,4}(?:\|[ \t]{0,4}:?-{3,80}:?[ \t]{0,4}){1,63}\|?[ \t]{0,4}$"
+    r"^[ \t]{0,3}\|?[ \t]{0,4}:?-{2,80}:?[ \t]{0,4}(?:\|[ \t]{0,4}:?-{2,80}:?[ \t]{0,4}){1,63}\|?[ \t]{0,4}$"
 )
 _CAPTION_START = re.compile(r"^(?:\*{0,2}|_)?(?:table|caption|표)\b", re.I)
 

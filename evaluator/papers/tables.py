@@ -23,7 +23,7 @@ from evaluator.papers.vocabulary import canonical_metric, has_percent_hint, read
 _SKIP_COLUMNS = re.compile(
     r"^(?:#|n|params?|parameters|size|model size|#? ?params?.{0,12}|year|date|release.{0,6}|licen[sc]e|tokens?|"
     r"context.{0,8}|type|open|weights|link|url|base(?: model)?|provider|institution|organi[sz]ation|notes?|"
-    r"status|target|duration|phase|aspect|vram.{0,8}|training time)$",
+    r"status|target|duration|phase|aspect|vram.{0,8}|training time|time|run ?time|inference time)$",
     re.I,
 )
 # a column of what a result cost or how it was run, not how well: "Input $/1M", "Price", "Latency (s)", "Tokens/s",
@@ -65,8 +65,11 @@ _FIELDS = {
     "dataset": ("dataset", "benchmark", "task", "exam", "datasets", "benchmarks", "tasks", "groups"),
     "metric": ("metric",),
     "setting": ("setting", "shots", "prompting", "mode"),
-    "variant": ("subset", "split", "variant", "category", "section"),
+    "variant": ("subset", "split", "variant", "category", "section", "data", "set", "partition"),
 }
+
+
+_TRAINING_SPLIT = re.compile(r"^(?:train|training|train set|training set|fit)$", re.I)
 
 
 def _long_claims(table: Table, subjects: list[str]) -> list[ExtractedClaim] | None:
@@ -88,6 +91,8 @@ def _long_claims(table: Table, subjects: list[str]) -> list[ExtractedClaim] | No
     for row, line in zip(table.rows, table.lines[1:], strict=False):
         cell = row[value] if value < len(row) else ""
         fields = {k: row[i] if i is not None and i < len(row) else "" for k, i in where.items()}
+        if _TRAINING_SPLIT.match(fields["variant"].strip()):
+            continue  # a model's fit on its own training data ("| SVM | shock | Train | AUROC | 0.7486 |")
         label = " ".join(filter(None, [fields["dataset"], fields["metric"], fields["variant"]]))
         name = row[model] if model is not None and model < len(row) else subjects[0]
         claim = _cell_claim(table, fields["setting"], label, name, cell, f"{table.lines[0]}\n{line}", False)
@@ -107,8 +112,15 @@ _RANK_COLUMN = re.compile(r"^(?:#|no\.?|rank(?:ing)?|pos(?:ition)?|place)$", re.
 
 
 def _is_training_log(table: Table) -> bool:
+    """A trainer's log, or a table of one row per cross-validation fold, seed or run ("| Fold | ROC-AUC | PR-AUC |"
+    over "| 1 | 0.740 | 0.115 |": vitaldb_aki_tcn_gru_lstm_5fold_results_summary.md): checkpoints, not results."""
     names = [cell.strip() for cell in table.header]
+    if names and _RUN_COLUMN.match(names[0]) and all(re.fullmatch(r"\d{1,3}", r[0].strip()) for r in table.rows if r):
+        return True
     return any(_LOG_COLUMN.match(n) for n in names) and any(re.search(r"\bloss\b", n, re.I) for n in names)
+
+
+_RUN_COLUMN = re.compile(r"^(?:folds?|seeds?|runs?|repeats?|trials?|splits?|iterations?)(?: ?#| no\.?)?$", re.I)
 
 
 def _without_rank_columns(table: Table) -> Table:
@@ -306,8 +318,27 @@ def _cell_number(cell: str) -> str | None:
     cell = cell.strip()
     if not cell or _CELL_BOUND.search(cell):
         return None
-    match = re.match(r"^(-?\d{1,3}(?:\.\d{1,6})?|-?\.\d{1,6}) ?(%)?(?: ?\(.{0,40}\)| ?±.{0,20})?$", cell)
+    match = _CELL.match(cell)
     return match.group(1) + (match.group(2) or "") if match else None
+
+
+# a cell's value, perhaps with its interval in brackets ("0.257 [0.248,0.265]": icu_readmission_ode_rnn_attention_*
+# .md; "97.6 (96.3, 98.5)") or a spread after it ("71.2 ± 1.1")
+_CELL = re.compile(r"^(-?\d{1,3}(?:\.\d{1,10})?|-?\.\d{1,10}) ?(%)?(?: ?\(.{0,40}\)| ?\[.{0,40}\]| ?±.{0,20})?$")
+_CELL_CI = re.compile(
+    r"[(\[] ?(?:95% ?CI:? ?)?(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?(?:,|-|–|to) ?(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?[)\]]$"
+)
+
+
+def _cell_ci(cell: str, value: float, raw: str) -> list[float] | None:
+    """The interval a cell writes after its value, on the value's scale."""
+    match = _CELL_CI.search(cell.strip())
+    if match is None:
+        return None
+    low, high = float(match.group(1)), float(match.group(2))
+    scale = float(raw.rstrip("%")) / value if value else 1.0
+    low, high = low / scale, high / scale
+    return [low, high] if low <= value <= high else None
 
 
 def _variant(label: str, dataset: str | None) -> str | None:
@@ -365,6 +396,7 @@ def _cell_claim(
         raw_value=cell[:100],
         unit=reading.unit,
         setting=settings_of(f"{table.caption} {corner} {label}"),
+        ci=_cell_ci(cell, reading.value, raw),
         evidence=evidence[:2000],
         notes=[reading.note] if reading.note else [],
     )
