@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from evaluator.papers import RuleExtractor
-from evaluator.papers.names import benchmark_names, benchmark_pattern
+from evaluator.papers.measures import benchmark_names, benchmark_pattern
 from tests.test_evaluator_papers_fuzz import ADVERSARIAL, MAX_CPU_SECONDS_PER_MEGABYTE, MEGABYTE
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "reader_corpus"

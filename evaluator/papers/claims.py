@@ -18,14 +18,14 @@ p-values, ranks ("# 12"), and values of people (doctors' 79.9% in snuh_korean_me
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
+from evaluator.papers.attribution import NOBODY, Context, model_for, remember_model, subject_of
 from evaluator.papers.lists import respectively
-from evaluator.papers.names import benchmarks_in, metrics_in, models_in
+from evaluator.papers.measures import benchmarks_in, metrics_in
+from evaluator.papers.names import models_in
 from evaluator.papers.numbers import in_points, not_a_result, said_of_people
 from evaluator.papers.on_benchmark import bound_to_benchmark, nearest_benchmark
 from evaluator.papers.record import ExtractedClaim
-from evaluator.papers.scoring import words
 from evaluator.papers.vocabulary import read_value, resolve_dataset, settings_of
 
 MAX_EVIDENCE = 600
@@ -48,49 +48,6 @@ _AGGREGATE = re.compile(
     r"언어 ?모델[은는이가]|챗봇[은는이가들]|\bmedian\b|전체 ?평균|\bacross (?:all )?(?:the )?(?:\d{1,3} )?models\b",
     re.I,
 )
-# and a verb of beating: "GPT-4 outperformed GPT-3.5 across all units, achieving average accuracies of 66.57%"
-# (chinese_nmle_six_llms_mendeley_abstract.md) is GPT-4's, unless a relative clause opens after the beaten model
-_COMPARED = re.compile(
-    r"\b(?:than|compared (?:with|to)|relative to|outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beat(?:s|ing)?)\b"
-    r"(?![^;]{0,80}?\b(?:which|who|whose)\b)",
-    re.I,
-)
-# "0.98 [0.98-0.98] vs 0.93": an interval may sit between the value and "vs" (aki_severity_rnn_vs_lr_abstract.md)
-_VERSUS = re.compile(r"^(?: ?[(\[][^()\[\]]{0,50}[)\]])?[ )\],]{0,60}?\b(?:vs\.?|versus)[ (]{1,3}$", re.I)
-# a contrast: the model named after it is not the one the value before it belongs to (but "AUROC (0.856) and AUPRC
-# (0.331) were the highest for the admission GBT model": icu_admission_mortality_gbt_bmc_abstract.md)
-_CONTRAST = re.compile(r";|\b(?:while|whereas|but|compared|than|vs\.?|versus|unlike)\b|보다|대비|반면")
-# the model named right after one of these is what the sentence's subject was compared with
-_OUTDONE = re.compile(
-    r"\b(?:outperform\w*|surpass\w*|exceed\w*|beat|beats|beating|tops|than|compared (?:with|to)|over|against)\W{0,3}"
-    r"(?:the )?$",
-    re.I,
-)
-_NOBODY = "\0"  # _model_for's answer for a value it knows is not the named model's
-# words of "the <words> model" that do not tell one model from another
-_PLAIN_QUALIFIERS = frozenset(
-    re.findall(
-        r"\w+",
-        "the our this model system algorithm method index variant version newly released recently latest final "
-        "proposed best new same developed full base baseline "
-        "prediction predictive learning machine deep language large ai",
-    )
-)
-_THE_MODEL = re.compile(
-    r"\b(?:the|our|this) (?:[\w-]{1,20} ){0,4}?(?:model|system|algorithm|method|index|variant|version)\b", re.I
-)
-
-
-@dataclass
-class Context:
-    """What the claim reader knows about the whole document."""
-
-    subjects: list[str]
-    defined: dict[str, str] = field(default_factory=dict)
-    last_model: str | None = None
-    called_model: str | None = None  # the last name written as "<name> model"
-    named: list[str] = field(default_factory=list)  # every model named so far, in order
-    last_metric: str | None = None  # the metric of the sentence before's last claim
 
 
 def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
@@ -102,7 +59,7 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
     if not metrics and not bound and "점" not in sentence:
         # no claim without a metric, but a score in points ("50점") names its own, and a percentage written on a
         # benchmark ("MedQA (89.8% vs 74.9%)") is that benchmark's score
-        _remember_model(sentence, models, context)
+        remember_model(sentence, models, context)
         return []
     spans = [(p, sentence.find(n, p) + len(n) if sentence.find(n, p) == p else p + 1) for p, n in models]
     numbers = [n for n in _result_numbers(sentence) if not any(s <= n[0] < e for s, e in spans)]
@@ -110,7 +67,7 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
         numbers = [n for n in numbers if n[0] in bound]
     if not numbers:
         claims = _unvalued(sentence, models, context)
-        _remember_model(sentence, models, context)
+        remember_model(sentence, models, context)
         return claims
     aligned = respectively(sentence, numbers, metrics, models)
     claims = []
@@ -126,8 +83,8 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
             # "Machine learning algorithms showed ...", "LLM은 평균 64%", "Most chatbots demonstrated a median ...,
             # while ... a median accuracy of 67%" (cardiology_board_exam_chatbots_smw_summary.md): over many models
             continue
-        model = model or _model_for(sentence, numbers, index, models, context)
-        if model is _NOBODY:
+        model = model or model_for(sentence, numbers, index, models, context)
+        if model is NOBODY:
             continue
         claim = _claim(sentence, raw, metric, model, start, ci)
         if re.search(r"\bfrom $", sentence[max(0, start - 6) : start]) or (
@@ -136,7 +93,7 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
             claim = claim.model_copy(update={"notes": [*claim.notes, "one end of a change ('from ... to ...')"]})
         claims.append(claim)
     context.last_metric = claims[-1].metric if claims else None
-    _remember_model(sentence, models, context)
+    remember_model(sentence, models, context)
     return claims
 
 
@@ -158,14 +115,6 @@ def _continued(sentence: str, previous: str | None) -> list[tuple[int, int, str]
     return [(0, 0, previous)] if previous and _CONTINUES.search(sentence) else []
 
 
-# a bracketed value followed by "than" in Korean or English, perhaps after more bracketed values
-_COMPARED_AFTER = re.compile(r"%?\)(?:[^()]{0,30}\([\d.]{1,8}%?\)){0,4}[과와 ]{0,2}(?:보다|대비|\s+than\b)")
-
-
-def _adjacent(sentence: str, model: tuple[int, str], start: int) -> bool:
-    return sentence[model[0] + len(model[1]) : start].strip() in ("(", "")
-
-
 _BRACKETED = re.compile(r"\([^()]{0,200}\)")
 _SCORED_VERB = re.compile(r"scored|scoring", re.I)
 _RESULT_WORDS = re.compile(
@@ -182,7 +131,7 @@ def _unvalued(sentence: str, models: list[tuple[int, str]], context: Context) ->
     claims = []
     for position, name in benchmarks_in(sentence):
         before = [n for p, n in models if p < position]
-        model = before[-1] if before else _subject_of(sentence, context)
+        model = before[-1] if before else subject_of(sentence, context)
         if model is None:
             continue
         claims.append(
@@ -256,130 +205,6 @@ def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, in
     if before:
         return before[-1][2]
     return None
-
-
-def _model_for(
-    sentence: str,
-    numbers: list[tuple[int, int, str, tuple[float, float] | None]],
-    index: int,
-    models: list[tuple[int, str]],
-    context: Context,
-) -> str | None:
-    start = numbers[index][0]
-    previous = numbers[index - 1] if index else None
-    if previous and _VERSUS.match(sentence[previous[1] : start]) and models:
-        # "A outperformed B (AUROC 0.817 vs. 0.795)": the second value is B's, the first the sentence subject's;
-        # with B not recognised as a model the value is nobody's the reader knows (icu_mortality_gradient_*.md)
-        named = [n for p, n in models if p < previous[0]]
-        first = named[-2] if len(named) >= 2 else _subject_of(sentence, context)
-        return named[-1] if named and not (first and words(first) == words(named[-1])) else _NOBODY
-    nxt = numbers[index + 1] if index + 1 < len(numbers) else None
-    if nxt and _VERSUS.match(sentence[numbers[index][1] : nxt[0]]) and len(models) >= 1:
-        before = [(p, n) for p, n in models if p < start]
-        if len(before) >= 2:
-            return before[-2][1]
-        if before and not _OUTDONE.search(sentence[max(0, before[0][0] - 40) : before[0][0]]):
-            # "the index ... respectively was 0.957 (95% CI ...) versus 0.923": one model named, the pair is two
-            # ways of measuring it (hpi_forward_backward_anesthesiology_abstract.md)
-            return before[0][1]
-        # "Outperforms Gemma 3 27B ... MedQA (89.8% vs 74.9%)": the first value is the beaten model's better, the
-        # text's subject (medgemma_27b_text_featherless_unsloth_summary.md)
-        beaten = words(before[-1][1]) if before else set()
-        subject = context.subjects[0] if len(context.subjects) == 1 else None
-        if subject and words(subject) != beaten:
-            return subject
-        return _subject_of(sentence, context) if before else None
-    prior = [(p, n) for p, n in models if p < start]
-    if _COMPARED_AFTER.match(sentence, numbers[index][1]) and not (prior and _adjacent(sentence, prior[-1], start)):
-        # "평균 대치법(0.885)과 MICE(0.827)보다 높은": the values of what the subject beat, written in brackets after
-        # names the reader does not know (aitrics_vitalcare_missing_data_digitalchosun_ko.md)
-        return _NOBODY
-    comparison = _COMPARED.search(sentence, prior[0][0], start) if prior else None
-    adjacent = (
-        bool(prior)
-        and bool(
-            re.match(
-                r"^[\w.+-]*(?: (?:algorithms?|models?|methods?))? ?\($",
-                sentence[prior[-1][0] : start].split(" ", 1)[-1],
-            )
-            or re.match(r"^\S+ \($|^\S+(?: \S+){0,3} (?:algorithms?|models?) \($", sentence[prior[-1][0] : start])
-            # "outperforming the random forest (AUROC: 0.71)": the bracket names the metric before the beaten model's
-            # value (pih_ml_bmc_medinform_abstract.md)
-            or re.match(
-                re.escape(prior[-1][1]) + r" \((?:[A-Za-z][\w-]{1,12}[:=,]? ?)?$", sentence[prior[-1][0] : start]
-            )
-        )
-    )
-    listed = len(prior) >= 2 and bool(re.search(r"(?:,| and| or) (?:the )?$", sentence[: prior[-1][0]]))
-    # each compared model with its own bracketed value: "outperforming the random forest (AUROC: 0.71), XGBoost (AUROC:
-    # 0.72), and neural network (AUROC: 0.72)" (pih_ml_bmc_medinform_abstract.md)
-    own = adjacent and len(prior) >= 2 and "(" in sentence[prior[-2][0] : prior[-1][0]]
-    if comparison is not None and prior[0][0] < comparison.start() and (listed or not adjacent) and not own:
-        # "STEP-OP ... had greater AUPRC values than those of the RNN and CNN algorithms (0.716 ...)": the value
-        # is the subject's, not the compared models'; but "than that of the logistic regression algorithm
-        # (0.673 ...)" gives the one compared model's own value (step_op_ioh_abstract.md)
-        prior = [(p, n) for p, n in prior if p < comparison.start()]
-    if prior:
-        return prior[-1][1]
-    after = [(p, n) for p, n in models if p > start]
-    if after and _CONTRAST.search(sentence[numbers[index][1] : after[0][0]]):
-        # "X reached 61.2% accuracy, while GPT-4 reached 72.4%": the value is not the later clause's model's but
-        # "the model"'s, or a name the reader missed
-        return _subject_of(sentence, context) if _THE_MODEL.search(sentence) else _NOBODY
-    return _subject_of(sentence, context, start) or (after[0][1] if len(after) == 1 else None)
-
-
-def _subject_of(sentence: str, context: Context, start: int | None = None) -> str | None:
-    """ "The model" is the document's one subject; with none, an unnamed model (not guessed: the scalogram
-    preprint's "the model" is neither of the two networks it is built from). A sentence naming no model
-    continues the one named last (gpt4_korean_medicine_exam_chosun_ko.md)."""
-    described = list(_THE_MODEL.finditer(sentence))
-    nearest = [m for m in described if start is not None and m.start() < start]
-    the_model = nearest[-1] if nearest else (described[0] if described else None)
-    if the_model:
-        # "The logistic model showed ..." after "a ... logistic regression model" and "an extreme gradient boosting
-        # model": the words before "model" say which of the models named before it is meant
-        # (icu_mortality_mimic_eicu_logistic_abstract.md); "the 27B text model" the one sharing most of its words
-        # (medgemma_27b_multimodal_zoonop_news.md)
-        said = words(the_model.group(0)) - _PLAIN_QUALIFIERS
-        shared = [(len(said & words(name)), -k) for k, name in enumerate(reversed(context.named))]
-        best = max(shared, default=(0, 0))
-        if best[0]:
-            return list(reversed(context.named))[-best[1]]
-        if any(re.fullmatch(r"\d{1,4}(?:\.\d)?[bm]", word) for word in said):
-            return None  # "The 4B variant" of a family whose 4B model the text never names: not guessed
-        if len(context.subjects) == 1:
-            return context.subjects[0]
-        # "the sensitivity and specificity of the model" when one model only has been named
-        # (postop_delirium_xgboost_samsung_aminer_abstract.md)
-        return context.called_model or (context.named[0] if len(set(context.named)) == 1 else None)
-    if len(context.subjects) == 1 and _WE.search(sentence):
-        # "By adding mortality prediction as a side-task, we can improve performance further still, resulting in a
-        # mean absolute deviation of 1.55 days": what the authors did is their model's (tpc_los_eicu_mimic4_*.md)
-        return context.subjects[0]
-    return context.last_model or (context.subjects[0] if len(context.subjects) == 1 else None)
-
-
-_WE = re.compile(r"\b(?:we|our)\b|우리", re.I)
-# the model a text's subject was made from is not what its next sentences are about: "This model is a fine-tuned
-# version of X on an unknown dataset. It achieves ... Accuracy: 0.4002" (medqa_linkbert_trainer_card_raw.md)
-_MADE_FROM = re.compile(
-    r"\b(?:fine-?tuned (?:version )?(?:of|from)|based on|built (?:on|upon)|initiali[sz]ed from)\W{0,4}"
-    r"(?:[\w.-]{1,40}/)?$",
-    re.I,
-)
-
-
-def _remember_model(sentence: str, models: list[tuple[int, str]], context: Context) -> None:
-    told = [(p, n) for p, n in models if not _MADE_FROM.search(sentence[max(0, p - 40) : p])]
-    if told:
-        context.last_model = told[0][1]
-    context.named += [name for _, name in models]
-    for position, name in models:
-        if re.match(
-            r"^[\w.+ -]{0,60}? (?:model|classifier|algorithm)\b", sentence[position : position + len(name) + 14]
-        ):
-            context.called_model = name
 
 
 def _claim(

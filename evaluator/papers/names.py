@@ -1,5 +1,5 @@
-"""Names in a text: models (found by their shape, without a list of known models), benchmarks (from the catalog
-and a short list of well-known ones) and metrics.
+"""Names of models in a text, found by their shape, without a list of known models (benchmarks and metrics are in
+measures.py).
 
 A model name is recognised by how model names are written:
 - a repo id `org/name` (BioMistral/BioMistral-7B-DARE in biomistral_paperswithcode_results.md);
@@ -17,104 +17,11 @@ Benchmark, metric and unit words, and identifiers such as MIMIC-IV or COVID-19, 
 
 from __future__ import annotations
 
-import json
 import re
-from functools import cache, lru_cache
-from pathlib import Path
-from typing import Any
+from functools import lru_cache
 
-SPECS = Path(__file__).resolve().parent.parent / "specs" / "catalog"
+from evaluator.papers.measures import is_benchmark_or_metric
 
-# well-known benchmarks and datasets results are reported on (the catalog adds its names and aliases)
-KNOWN_BENCHMARKS = (
-    "ClinicalQA",
-    "KorMedMCQA",
-    "KMLE",
-    "Korean Medical Licensing Examination",
-    "K-NLEKMD",
-    "KPLE",
-    "MedQA",
-    "MedQA-USMLE",
-    "USMLE",
-    "MedMCQA",
-    "PubMedQA",
-    "MMLU",
-    "MMLU-Med",
-    "MMLU-Pro",
-    "MedBench",
-    "MedExQA",
-    "MedARC-QA",
-    "MedConceptsQA",
-    "Medbullets",
-    "MedXpertQA",
-    "SuperGPQA",
-    "SuperGPQA-Med",
-    "MultiMedQA",
-    "HealthBench",
-    "NEET PG",
-    "AIIMS",
-    "MIMIC-III",
-    "MIMIC-IV",
-    "MIMIC-CXR",
-    "MIMIC",
-    "eICU",
-    "eICU-CRD",
-    "HiRID",
-    "VitalDB",
-    "CheXpert",
-    "VQA-RAD",
-    "SLAKE",
-    "PathVQA",
-    "PMC-VQA",
-    "OmniMedVQA",
-    "MMMU-Med",
-    "IU-Xray",
-    "BioASQ",
-    "HeadQA",
-)
-METRIC_WORDS = (
-    (
-        "auroc",
-        r"AUROC|AUC-ROC|ROC[- ]AUC|"
-        r"area under the (?:receiver[- ]operat(?:ing|or)(?:[- ]characteristics?)?|ROC) curves?",
-    ),
-    ("auprc", r"AUPRC|AUPR|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curves?|average precision"),
-    ("auc", r"AUC|area under the curve|T-?AUC|time-dependent AUC"),  # "The TAUCs of the implemented model were ..."
-    ("accuracy", r"accuracy|accuracies|acc\.?|acc-%|정답률|정확도"),  # "Test Set (Acc-%)" (medmcqa_paperswithcode_*.md)
-    ("f1", r"F1(?:[- ]score)?|macro[- ]F1"),
-    # a table's "Sens." and "Spec." (covews_timeframe_models_supplementary_table.md); the period is needed
-    ("sensitivity", r"sensitivity|sens\.|민감도"),
-    ("specificity", r"specificity|spec\.|특이도"),
-    ("precision", r"precision|PPV|positive predictive value"),
-    # its own metric, so a negative predictive value is not read as the specificity named before it
-    # (hpi_discrimination_calibration_cardiac_abstract.md)
-    ("npv", r"NPV|negative predictive value"),
-    ("recall", r"recall"),
-    ("brier", r"Brier(?: score)?"),
-    ("calibration slope", r"calibration slope|slope"),
-    # a calibration ratio, and its inverse (icu_mortality_mimic_eicu_logistic_abstract.md)
-    ("expected-to-observed ratio", r"expected[- ]to[- ]observed(?: \(E/O\))? ratio|E/O ratio"),
-    ("observed-to-expected ratio", r"observed[- ]to[- ]expected(?: \(O/E\))? ratio|O/E ratio"),
-    ("calibration intercept", r"intercept"),
-    ("exact match", r"exact[-_ ]match"),  # "exact_match" is a harness's key
-    # errors of a regression, such as a predicted depth of anaesthesia (anesthesia_depth_combinatorial_eeg_*.md)
-    ("rmse", r"RMSE|root[- ]mean[- ]squared?[- ]error"),
-    # and of a length of stay or a stroke volume (tpc_los_eicu_mimic4_rocheteau_project_page.md,
-    # apco_cnn_transfer_learning_jmir_medinform_abstract.md)
-    ("mape", r"MAPE|mean absolute percentage error"),
-    ("mae", r"MAE|mean absolute error|absolute errors?"),
-    ("mad", r"MAD|mean absolute deviation"),
-    ("msle", r"MSLE|mean squared log(?:arithmic)? error"),
-    ("mse", r"MSE|mean squared error"),
-    ("reproducibility", r"reproducibility"),
-    ("score", r"score[sd]?|scoring|점수"),
-)
-_METRIC = re.compile(
-    # a Korean particle may follow ("정답률은", "정답률로": gpt4_korean_medicine_exam_news_ko.md)
-    # a plural counts ("ROC AUCs ... were 0.87, 0.81 and 0.69": lepmap_ioh_linear_extrapolation_abstract.md)
-    r"(?<![\w-])(?:" + "|".join(f"(?P<m{i}>{p})" for i, (_, p) in enumerate(METRIC_WORDS)) + r")s?(?![A-Za-z0-9_-])",
-    re.I,
-)
 _FAMILIES = re.compile(
     r"^(?:GPT|ChatGPT|Claude|Gemini|Gemma|MedGemma|Llama|LLaMA|Mistral|Mixtral|Qwen|Phi|PaLM|Med-PaLM|Flan-PaLM|"
     r"Meditron|BioMistral|Yi|SOLAR|InternLM|InternVL|EXAONE|DeepSeek|Falcon|Vicuna|Alpaca|MedAlpaca|ChatDoctor|"
@@ -212,70 +119,6 @@ _NOT_MODELS = re.compile(
 # an author with an affiliation number ("Kumar2": see _AUTHOR)
 _NOT_A_NAME = re.compile(r"^(?:[a-z]+|[IVX]+)\.\d{1,2}$|\d{6,}|^(?=[a-f]{0,39}\d)(?=\d{0,39}[a-f])[0-9a-f]{7,40}$")
 _AUTHOR = re.compile(r"^[A-Z][a-z]+\d{1,2}$")
-
-
-@cache
-def benchmark_names() -> frozenset[str]:
-    """Benchmark names: the catalog's names and short aliases and the well-known ones."""
-    names = set(KNOWN_BENCHMARKS)
-    for path in sorted(SPECS.glob("*.json")):
-        try:
-            page = json.loads(path.read_text(encoding="utf-8")).get("page", {})
-        except (OSError, ValueError):
-            continue
-        names.update(n for n in [page.get("name"), *page.get("aliases", [])] if isinstance(n, str) and len(n) <= 40)
-    return frozenset(names)
-
-
-@cache
-def benchmark_pattern() -> re.Pattern[str]:
-    """Any benchmark name, the longest at each place (bench/reader_speed.py compares it with the plain alternation)."""
-    return re.compile(r"(?<![\w-])(" + _trie_pattern(benchmark_names()) + r")(?![\w-]*\w)", re.I)
-
-
-def _trie_pattern(names: frozenset[str]) -> str:
-    """One alternation of `names` as a trie ("med(?:qa|mcqa)"), matching the longest name at each place as the plain
-    alternation did, but trying each letter once instead of every name: a few times faster over long texts."""
-    trie: dict[str, Any] = {}
-    for name in names:
-        node = trie
-        for char in name.lower():
-            node = node.setdefault(char, {})
-        node[""] = {}
-
-    def pattern(node: dict[str, Any]) -> str:
-        branches = [re.escape(char) + pattern(child) for char, child in sorted(node.items()) if char]
-        if not branches:
-            return ""
-        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        return f"(?:{body})?" if "" in node else body
-
-    return pattern(trie)
-
-
-def benchmarks_in(text: str) -> list[tuple[int, str]]:
-    return [(m.start(), m.group(1)) for m in benchmark_pattern().finditer(text)]
-
-
-def benchmark_of(text: str) -> str | None:
-    found = benchmarks_in(text)
-    return found[0][1] if found else None
-
-
-def metrics_in(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, canonical name) of every metric word in `text`."""
-    found: list[tuple[int, int, str]] = []
-    for match in _METRIC.finditer(text):
-        name = next(METRIC_WORDS[int(k[1:])][0] for k, v in match.groupdict().items() if v)
-        if name == "score" and found and match.start() - found[-1][1] <= 3:
-            continue  # "(AUPRC) scores", "Brier score": the score of the metric just named
-        found.append((match.start(), match.end(), name))
-    return found
-
-
-def metric_of(text: str) -> str | None:
-    found = metrics_in(text)
-    return found[0][2] if found else None
 
 
 def defined_names(text: str) -> dict[str, str]:
@@ -440,18 +283,3 @@ def is_model_name(name: str) -> bool:
     if has_digit:
         return bool(re.match(r"^[A-Za-z]", name)) and bool(re.search(r"[A-Za-z]{2}|^[a-z]\d", name))
     return inner_capital or hyphen_caps or bool(_FAMILIES.match(name))
-
-
-def is_benchmark_or_metric(name: str) -> bool:
-    head = name.split("-", 1)[0]
-    found = benchmark_pattern().fullmatch(name) or _METRIC.fullmatch(name) or _METRIC.fullmatch(name[:-1])
-    variant = "-" in name and benchmark_pattern().fullmatch(head) is not None  # "MedQA-U...", a benchmark variant
-    # a name built like a benchmark's is one, catalogued or not: "MedAgentBench", "CURE-Bench", "HealthBench",
-    # "KorMedMCQA-V"; not "...QA" ("GrapeQA" is a model) (medagentbench_sara_rank_parameters_readme.md)
-    shaped = bool(re.search(r"(?:Bench|Benchmark|MCQA|Eval|Arena)(?:[ -]?v?\d{1,2}(?:\.\d)?|-[A-Z])?$", name))
-    return (
-        found is not None
-        or variant
-        or shaped
-        or bool(re.fullmatch(r"(?:MIMIC|eICU|HiRID)[\w-]*|[A-Z]{1,2}\d{0,2}|\d+", name))
-    )

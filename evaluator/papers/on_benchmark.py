@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from evaluator.papers.names import benchmarks_in
+from evaluator.papers.measures import benchmarks_in
 
 # a percentage written on a benchmark: "MedQA (89.8% vs 74.9%)", "MedQA: 64.4%", "64.4% on MedQA"
 # (medgemma_27b_text_featherless_unsloth_summary.md)

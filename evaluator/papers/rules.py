@@ -1,12 +1,14 @@
 """The rule-based extractor: a small general reader, deterministic, offline, always available.
 
-The text is cut into sentences and tables (segment.py); model names are recognised by their shape (names.py);
-claims are read from sentences and table cells (claims.py); identifiers, licence and base model come from
-identifiers.py. Which models a text releases ("subject") is read from how texts say so: "we present /
-introduce / release X", "Introducing X", "X is an ... model", a "Model Name:" line, an "(ours)" mark, or a
-Hugging Face weights link to the document's own organisation (medalpaca_readme_benchmarks.md,
-lingshu_modelcard_textual_qa_html_table.md). A subject gets its weights from a Hugging Face link or repo id that
-names it, else "not released". Numbers it cannot find are null; it never guesses one.
+The text is cut into sentences and tables (segment.py, spaced.py); model names are recognised by their shape
+(names.py), benchmarks and metrics by the catalog and a vocabulary (measures.py); claims are read from sentences
+(claims.py, with whose each value is in attribution.py) and table cells (tables.py), and from a harness's results
+JSON (results_json.py); identifiers, licence and base model come from identifiers.py. Which models a text releases
+("subject") is read from how texts say so: "we present / introduce / release X", "Introducing X", "X is an ...
+model", a "Model Name:" line, an "(ours)" mark, or a Hugging Face weights link to the document's own organisation
+(medalpaca_readme_benchmarks.md, lingshu_modelcard_textual_qa_html_table.md). A subject gets its weights from a
+Hugging Face link or repo id that names it, else "not released". Numbers it cannot find are null; it never guesses
+one.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import asyncio
 import re
 from collections import Counter
 
-from evaluator.papers.claims import Context, canonical_dataset, sentence_claims
+from evaluator.papers.attribution import Context
+from evaluator.papers.claims import canonical_dataset, sentence_claims
 from evaluator.papers.hypotension import read_definition
 from evaluator.papers.identifiers import (
     find_base_model,
@@ -27,12 +30,14 @@ from evaluator.papers.identifiers import (
     read_front_matter,
 )
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
-from evaluator.papers.names import benchmarks_in, defined_names, is_benchmark_or_metric, is_model_name, models_in
+from evaluator.papers.measures import benchmarks_in, is_benchmark_or_metric
+from evaluator.papers.names import defined_names, is_model_name, models_in
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.results_json import json_prose, results_json
 from evaluator.papers.scoring import words
 from evaluator.papers.segment import Segments, plain, segment, with_line_breaks
-from evaluator.papers.tables import spaced_tables, table_claims
+from evaluator.papers.spaced import spaced_tables
+from evaluator.papers.tables import table_claims
 from evaluator.papers.vocabulary import IOH_PATTERN
 
 MAX_TEXT = 4_000_000

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import re
 
-from evaluator.papers.claims import Context, canonical_dataset
-from evaluator.papers.names import benchmark_of, benchmarks_in, is_model_name, metric_of, models_in
+from evaluator.papers.attribution import Context
+from evaluator.papers.claims import canonical_dataset
+from evaluator.papers.measures import benchmark_of, benchmarks_in, metric_of
+from evaluator.papers.names import is_model_name, models_in
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.segment import Table
 from evaluator.papers.vocabulary import canonical_metric, has_percent_hint, read_value, settings_of, subset_of
@@ -400,34 +402,3 @@ def _cell_claim(
         evidence=evidence[:2000],
         notes=[reading.note] if reading.note else [],
     )
-
-
-# a row of a table rendered with spaces only: a label, then one value per column ("MMLU Clinical Knowledge 69.8 74.34"
-# under "Dataset GPT-3.5 Tuned Llama 3": llama3_8b_medical_finetune_mmlu_card.md)
-_SPACED_ROW = re.compile(r"^(\S.{0,80}?)((?: -?\d{1,3}(?:\.\d{1,4})?%?){2,12})$")
-
-
-def spaced_tables(text: str) -> list[Table]:
-    """Tables rendered with spaces only, read when their header line names one model per value of each row."""
-    lines = [line.strip() for line in text.splitlines()]
-    rowlike = [_SPACED_ROW.match(line) is not None if line[-1:].isdigit() else False for line in lines]
-    tables = []
-    for index, head in enumerate(lines[:-2]):
-        if not (rowlike[index + 1] and rowlike[index + 2]):
-            continue  # a header needs two rows under it; most lines are no header, and models_in costs
-        named = [name for _, name in models_in(head)]
-        if len(named) < 2 or len(head) > 200 or "|" in head:
-            continue
-        rows = []
-        for line in lines[index + 1 : index + 1 + MAX_SPACED_ROWS]:
-            row = _SPACED_ROW.match(line)
-            if row is None or len(row.group(2).split()) != len(named):
-                break
-            rows.append([row.group(1), *row.group(2).split()])
-        if len(rows) >= 2:
-            corner = head.split(" ", 1)[0] if not head.startswith(named[0]) else ""
-            tables.append(Table([corner, *named], rows, [head] + [" ".join(r) for r in rows], ""))
-    return tables
-
-
-MAX_SPACED_ROWS = 200

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from evaluator.papers.names import metrics_in
+from evaluator.papers.measures import metrics_in
 from evaluator.papers.record import Unit
 
 
