@@ -464,3 +464,23 @@ def test_per_fold_tables_training_rows_and_ranks_before_hub_ids_give_no_claims()
     got = found(read_text(text))
     assert ("XGBoost", "auroc", 0.801234567) in got
     assert not {v for _, _, v in got} & {0.701, 0.688, 0.912345678, 1.0, 0.01}
+
+
+def test_an_evaluation_scripts_output_in_fenced_code_gives_one_claim_per_task_line_of_the_model_it_names() -> None:
+    text = (
+        "## Results\n\n```\nRun finished in 12m 3s\nmodel_name: epfl-llm/meditron-7b\nnum_fewshot: 3\n\n"
+        "[pubmedqa] acc: 0.7460; stderr: 0.0195\n[medmcqa] acc: 0.5214\n[Average] acc: 0.6337\n```\n\n"
+        "```python\nprint('acc: 0.99')\n```\n"
+    )
+    assert found(read_text(text)) == {
+        ("epfl-llm/meditron-7b", "accuracy", 0.746),
+        ("epfl-llm/meditron-7b", "accuracy", 0.5214),
+    }
+
+
+def test_a_single_row_of_values_under_benchmark_names_is_the_cards_model_or_an_unnamed_one() -> None:
+    row = "| MedQA | PubMedQA | MMLU-Med |\n|---|---|---|\n| 61.2 | 75.0 | 68.4 |\n"
+    named = read_text("# Apollo-7B\n\nApollo-7B is a model fine-tuned on medical dialogues.\n\n" + row)
+    assert {(m, v) for m, _, v in found(named)} == {("Apollo-7B", 0.612), ("Apollo-7B", 0.75), ("Apollo-7B", 0.684)}
+    unnamed = read_text("This is a merge of pre-trained language models.\n\n" + row + "\nfrom 4 benchmark results\n")
+    assert {(m, v) for m, _, v in found(unnamed)} == {(None, 0.612), (None, 0.75), (None, 0.684)}

@@ -34,6 +34,7 @@ from evaluator.papers.measures import benchmarks_in, is_benchmark_or_metric
 from evaluator.papers.names import defined_names, is_model_name, models_in
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.results_json import json_prose, results_json
+from evaluator.papers.run_logs import run_log_claims
 from evaluator.papers.scoring import words
 from evaluator.papers.segment import Segments, plain, segment, with_line_breaks
 from evaluator.papers.spaced import spaced_tables
@@ -126,7 +127,7 @@ def read_rules(text: str) -> Extraction:
     run = [c.model for c in harness if c.model][:1]
     subjects = _unique(_MODEL_INDEX.findall(text[:5000]) + run + _subjects(body, parts, ids, links))
     context = Context(subjects=subjects, defined=defined_names(plain(body)))
-    claims: list[ExtractedClaim] = list(harness)
+    claims: list[ExtractedClaim] = list(harness) + run_log_claims(body)
     for table in parts.tables + spaced_tables(body):
         claims += table_claims(table, context)
     for name in {c.model for c in claims if c.model and len(c.model) <= 60 and "|" not in c.model}:

@@ -196,6 +196,8 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     corner = table.header[0]
     if _REFERENCE_CORNER.match(corner.strip()):
         return _judged_against(table)
+    if _all_values(table):
+        return _subjects_row(table, context)
     columns = table.header[1:]
     rows = [row for row in table.rows if row and any(_cell_number(c) for c in row[1:])]
     metric_at = _metric_column(columns)
@@ -248,6 +250,32 @@ _SETTING_ROW = re.compile(
 def _with_setting(claim: ExtractedClaim, row: str) -> ExtractedClaim:
     stage = settings_of(row) or row.strip()
     return claim.model_copy(update={"setting": ", ".join(dict.fromkeys(filter(None, [claim.setting, stage])))})
+
+
+def _all_values(table: Table) -> bool:
+    """A table of one row of values under benchmark names, no column of models: "| Pubmedqa | Medmcqa | USMLE |"
+    over "| 76.8 | 47.21 | 47.62 |" (biomistral_merged_zephyr_ties_card_rendered.md)."""
+    return (
+        len(table.rows) == 1
+        and len(table.header) >= 2
+        and all(_cell_number(c) for c in table.rows[0] if c.strip())
+        and sum(1 for h in table.header if benchmark_of(h) or metric_of(h)) * 2 >= len(table.header)
+    )
+
+
+def _subjects_row(table: Table, context: Context) -> list[ExtractedClaim]:
+    """The row's values as the text's one subject's, or an unnamed model's when the text names none once."""
+    model = context.subjects[0] if len(context.subjects) == 1 else ""
+    claims = []
+    for column, cell in zip(table.header, table.rows[0], strict=False):
+        claim = _cell_claim(table, "", column, model or "?", cell, "\n".join(table.lines[:2]), _above_one_row(table))
+        if claim is not None:
+            claims.append(claim if model else claim.model_copy(update={"model": None}))
+    return claims
+
+
+def _above_one_row(table: Table) -> bool:
+    return any(_above_one(c) for c in table.rows[0])
 
 
 # the model a caption says its table is about: "GPT-4 scores for **Alpaca-Llama-2-7b-chat** on MedInstruct-test:"
