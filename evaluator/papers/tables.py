@@ -20,6 +20,15 @@ from evaluator.papers.measures import benchmark_of, benchmarks_in, metric_of
 from evaluator.papers.names import is_model_name, models_in
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.segment import Table
+from evaluator.papers.table_shapes import (
+    MODEL_HEADER,
+    cell_number,
+    is_training_log,
+    model_column_first,
+    with_sub_header,
+    without_prior_work,
+    without_rank_columns,
+)
 from evaluator.papers.vocabulary import canonical_metric, has_percent_hint, read_value, settings_of, subset_of
 
 _SKIP_COLUMNS = re.compile(
@@ -46,8 +55,6 @@ def _not_a_score(label: str) -> bool:
 # model named above the table was compared against, not models with those values (medical_llama2_gpt4_judge_*.md)
 _REFERENCE_CORNER = re.compile(r"^(?:ref(?:erence)?\b|vs\.?$|versus|against|opponents?|compared (?:to|with))", re.I)
 _HUMAN_ROW = re.compile(r"^(?:human|physician|doctor|expert|clinician|random|chance|baseline \(human)", re.I)
-# a cell opening with a bound ("< 96.4%", "~60%") or a word ("TBA", "n/a") is no number already (_cell_number)
-_CELL_BOUND = re.compile(r"target|goal", re.I)
 
 
 _NAMES_A_MEASURE = re.compile(
@@ -62,7 +69,6 @@ _NO_NAME = re.compile(r"^(?:N/?A|n/?a|-|—|–|\d{1,4}(?:\.\d{1,3})?\s?[BMK]?|)
 # medical_llm_eval_report_two_finetuned_tables.md)
 _WORDS_HEADER = re.compile(r"(?:[A-Z]{1,4}|[A-Za-z][a-z]+)(?:[ -][A-Za-z][a-z]+){1,3}")
 _VALUE_HEADER = re.compile(r"^(?:scores?|values?|results?)$", re.I)
-_MODEL_HEADER = re.compile(r"^(?:models?|methods?|systems?|model names?|llms?|모델)$", re.I)
 _FIELDS = {
     "dataset": ("dataset", "benchmark", "task", "exam", "datasets", "benchmarks", "tasks", "groups"),
     "metric": ("metric",),
@@ -106,90 +112,11 @@ def _long_claims(table: Table, subjects: list[str]) -> list[ExtractedClaim] | No
     return claims
 
 
-# a training log, one row per epoch or step ("| Training Loss | Epoch | Step | Validation Loss | Accuracy |", the
-# table every Hugging Face trainer card writes): its rows are checkpoints, the card states the result in prose
-# (medqa_l3_dpo_trainer_card.md, medqa_linkbert_trainer_card_raw.md)
-_LOG_COLUMN = re.compile(r"^(?:epochs?|steps?|global step|iterations?)$", re.I)
-_RANK_COLUMN = re.compile(r"^(?:#|no\.?|rank(?:ing)?|pos(?:ition)?|place)$", re.I)
-
-
-def _is_training_log(table: Table) -> bool:
-    """A trainer's log, or a table of one row per cross-validation fold, seed or run ("| Fold | ROC-AUC | PR-AUC |"
-    over "| 1 | 0.740 | 0.115 |": vitaldb_aki_tcn_gru_lstm_5fold_results_summary.md): checkpoints, not results."""
-    names = [cell.strip() for cell in table.header]
-    if names and _RUN_COLUMN.match(names[0]) and all(re.fullmatch(r"\d{1,3}", r[0].strip()) for r in table.rows if r):
-        return True
-    return any(_LOG_COLUMN.match(n) for n in names) and any(re.search(r"\bloss\b", n, re.I) for n in names)
-
-
-_RUN_COLUMN = re.compile(r"^(?:folds?|seeds?|runs?|repeats?|trials?|splits?|iterations?)(?: ?#| no\.?)?$", re.I)
-
-
-def _without_rank_columns(table: Table) -> Table:
-    """The table without its rank columns: "| # | Model | Accuracy |" over "| 1 | o3-mini | 95.19% |" is ranked
-    by its first column, in numbers or medals (medqa_leaderboard_aihealthinstitute_ci_table.md,
-    airesourcehub_medqa_leaderboard_provider.md)."""
-    drop = [
-        i
-        for i, name in enumerate(table.header)
-        if _RANK_COLUMN.match(name.strip())
-        and all(
-            re.fullmatch(r"\d{1,4}\.?|[\U0001F947-\U0001F949]", row[i].strip()) for row in table.rows if i < len(row)
-        )
-    ]
-    if not drop:
-        return table
-
-    def kept(cells: list[str]) -> list[str]:
-        return [cell for i, cell in enumerate(cells) if i not in drop]
-
-    return Table(kept(table.header), [kept(row) for row in table.rows], table.lines, table.caption)
-
-
-def _model_column_first(table: Table) -> Table:
-    """A table whose "Model" column comes after grouping columns ("| Timeframe | Model | AUC |", "| IDH | Model |
-    ..." with the group written once over its rows: covews_timeframe_models_supplementary_table.md,
-    intradialytic_hypotension_models_table_pmc9300869.md), with the model column first and the grouping columns
-    left out; a row short of cells continues the group above it."""
-    at = next((i for i, name in enumerate(table.header) if i and _MODEL_HEADER.match(name.strip())), None)
-    if at is None or _MODEL_HEADER.match(table.header[0].strip()):
-        return table
-    width = len(table.header)
-
-    def moved(cells: list[str]) -> list[str]:
-        short = width - len([c for c in cells if c.strip()]) if cells and not cells[-1].strip() else width - len(cells)
-        cells = [""] * min(max(short, 0), at) + cells if 0 < short <= at else cells
-        return [cells[at], *cells[at + 1 :]] if at < len(cells) else cells
-
-    return Table(moved(table.header), [moved(row) for row in table.rows], table.lines, table.caption)
-
-
-def _with_sub_header(table: Table) -> Table:
-    """A header written on two rows, groups over metrics ("| IDH | Model | Internal validation | External validation
-    |" over "| AUROC (min-max) | AUPRC (min-max) | AUROC (p-value) | AUPRC (p-value) |":
-    intradialytic_hypotension_models_table_pmc9300869.md), as one header row: the second row's labels sit over the
-    last columns, each group label over an equal share of them."""
-    if len(table.rows) < 2 or any(_cell_number(c) for c in table.rows[0]):
-        return table
-    sub = [c.strip() for c in table.rows[0] if c.strip()]
-    if len(sub) < 2 or sum(1 for c in sub if metric_of(c)) < 2:
-        return table
-    width = max(len(row) for row in table.rows[1:])
-    header = [*table.header, *[""] * (width - len(table.header))][:width]
-    first = width - len(sub)
-    groups = [c.strip() for c in header[first:] if c.strip()]
-    share = len(sub) // len(groups) if groups and len(sub) % len(groups) == 0 else 0
-    for k, label in enumerate(sub):
-        group = groups[k // share] if share else ""
-        header[first + k] = f"{label} {group}".strip()
-    return Table(header, table.rows[1:], [table.lines[0], *table.lines[2:]], table.caption)
-
-
 def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     """One claim per numeric result cell, by row and column header."""
-    if not table.header or _is_training_log(table):
+    if not table.header or is_training_log(table):
         return []
-    table = _model_column_first(_without_rank_columns(_with_sub_header(_without_prior_work(table))))
+    table = model_column_first(without_rank_columns(with_sub_header(without_prior_work(table))))
     long = _long_claims(table, context.subjects)
     if long is not None:
         return long
@@ -199,13 +126,13 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     if _all_values(table):
         return _subjects_row(table, context)
     columns = table.header[1:]
-    rows = [row for row in table.rows if row and any(_cell_number(c) for c in row[1:])]
+    rows = [row for row in table.rows if row and any(cell_number(c) for c in row[1:])]
     metric_at = _metric_column(columns)
     models_in_header = metric_at is not None or (
         sum(map(_looks_like_model, columns)) > max(1, sum(_looks_like_model(r[0]) for r in rows))
     )
     # a first column headed "Model" or "Method" names models, whatever their shape ("Med-Alpaca", "Chat-Doctor")
-    model_column = not models_in_header and bool(_MODEL_HEADER.match(corner.strip()))
+    model_column = not models_in_header and bool(MODEL_HEADER.match(corner.strip()))
     by_metric_rows = corner.strip().lower() in ("metric", "metrics", "measure")
     # a table of benchmark columns written on a 0-100 scale: its average column is on that scale too
     percent_table = any(benchmark_of(c) for c in columns) and any(_above_one(c) for r in rows for c in r[1:])
@@ -258,7 +185,7 @@ def _all_values(table: Table) -> bool:
     return (
         len(table.rows) == 1
         and len(table.header) >= 2
-        and all(_cell_number(c) for c in table.rows[0] if c.strip())
+        and all(cell_number(c) for c in table.rows[0] if c.strip())
         and sum(1 for h in table.header if benchmark_of(h) or metric_of(h)) * 2 >= len(table.header)
     )
 
@@ -299,34 +226,13 @@ def _judged_against(table: Table) -> list[ExtractedClaim]:
     return claims
 
 
-_STUDY_COLUMN = re.compile(
-    r"^(?:study|studies|reference|ref\.?|paper|source|citation|work|authors?|publication)$", re.I
-)
-_CITED = re.compile(r"\bet al\b|\(\d{4}\)|\[\d{1,3}\]|\b(?:19|20)\d{2}\b")
-
-
-def _without_prior_work(table: Table) -> Table:
-    """The table without its rows from the literature: "| Study | Dataset | Model | AUROC |" over "| Harutyunyan et
-    al. (2019) | Real MIMIC-III | LSTM | 0.8590 |" gives a prior paper's figure, not a result of this text; its "This
-    Work" row does (mortality_lstm_synthetic_mimic3_technical_report.md)."""
-    at = [i for i, name in enumerate(table.header) if _STUDY_COLUMN.match(name.strip())]
-    if not at:
-        return table
-    kept = [
-        (row, line)
-        for row, line in zip(table.rows, table.lines[1:], strict=False)
-        if not any(i < len(row) and _CITED.search(row[i]) for i in at)
-    ]
-    return Table(table.header, [r for r, _ in kept], [table.lines[0], *[line for _, line in kept]], table.caption)
-
-
 def _described_metric(row: list[str], column: str) -> str | None:
     """Under a plain value header ("Score", "Value", "Result"), the metric the row names, in its first cell or in
     a cell describing it: "| NEET PG 2024 (Subset) | 72.7% | Zero-shot accuracy on ... |"
     (biollama_adapter_readme.md)."""
     if not _VALUE_HEADER.match(column.strip()):
         return None
-    return metric_of(row[0]) or next((metric_of(c) for c in row[1:] if not _cell_number(c) and metric_of(c)), None)
+    return metric_of(row[0]) or next((metric_of(c) for c in row[1:] if not cell_number(c) and metric_of(c)), None)
 
 
 def _metric_column(columns: list[str]) -> int | None:
@@ -344,17 +250,6 @@ def _looks_like_model(label: str) -> bool:
     return bool(label) and not _HUMAN_ROW.match(label) and (is_model_name(label) or bool(list(models_in(label))))
 
 
-def _cell_number(cell: str) -> str | None:
-    cell = cell.strip()
-    if not cell or _CELL_BOUND.search(cell):
-        return None
-    match = _CELL.match(cell)
-    return match.group(1) + (match.group(2) or "") if match else None
-
-
-# a cell's value, perhaps with its interval in brackets ("0.257 [0.248,0.265]": icu_readmission_ode_rnn_attention_*
-# .md; "97.6 (96.3, 98.5)") or a spread after it ("71.2 ± 1.1")
-_CELL = re.compile(r"^(-?\d{1,3}(?:\.\d{1,10})?|-?\.\d{1,10}) ?(%)?(?: ?\(.{0,40}\)| ?\[.{0,40}\]| ?±.{0,20})?$")
 _CELL_CI = re.compile(
     r"[(\[] ?(?:95% ?CI:? ?)?(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?(?:,|-|–|to) ?(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?[)\]]$"
 )
@@ -383,7 +278,7 @@ def _variant(label: str, dataset: str | None) -> str | None:
 
 
 def _above_one(cell: str) -> bool:
-    number = _cell_number(cell)
+    number = cell_number(cell)
     return number is not None and 1 < float(number.rstrip("%")) <= 100
 
 
@@ -397,7 +292,7 @@ def _cell_claim(
     percent_table: bool,
     metric: str | None = None,
 ) -> ExtractedClaim | None:
-    raw = _cell_number(cell)
+    raw = cell_number(cell)
     if raw is None or _not_a_score(label) or not model.strip():
         return None
     metric = metric or metric_of(label) or metric_of(corner) or metric_of(table.caption)

@@ -1,0 +1,126 @@
+"""A table's shape, set right before its cells are read (tables.py): rank columns dropped, a "Model" column after
+grouping columns moved first, a header written on two rows joined, rows citing the literature left out, and tables
+that hold no results (a trainer's log, one row per fold) recognised; and what a cell's number is."""
+
+from __future__ import annotations
+
+import re
+
+from evaluator.papers.measures import metric_of
+from evaluator.papers.segment import Table
+
+MODEL_HEADER = re.compile(r"^(?:models?|methods?|systems?|model names?|llms?|모델)$", re.I)
+# a cell opening with a bound ("< 96.4%", "~60%") or a word ("TBA", "n/a") is no number already (cell_number)
+_CELL_BOUND = re.compile(r"target|goal", re.I)
+
+# a training log, one row per epoch or step ("| Training Loss | Epoch | Step | Validation Loss | Accuracy |", the
+# table every Hugging Face trainer card writes): its rows are checkpoints, the card states the result in prose
+# (medqa_l3_dpo_trainer_card.md, medqa_linkbert_trainer_card_raw.md)
+_LOG_COLUMN = re.compile(r"^(?:epochs?|steps?|global step|iterations?)$", re.I)
+_RANK_COLUMN = re.compile(r"^(?:#|no\.?|rank(?:ing)?|pos(?:ition)?|place)$", re.I)
+
+
+def is_training_log(table: Table) -> bool:
+    """A trainer's log, or a table of one row per cross-validation fold, seed or run ("| Fold | ROC-AUC | PR-AUC |"
+    over "| 1 | 0.740 | 0.115 |": vitaldb_aki_tcn_gru_lstm_5fold_results_summary.md): checkpoints, not results."""
+    names = [cell.strip() for cell in table.header]
+    if names and _RUN_COLUMN.match(names[0]) and all(re.fullmatch(r"\d{1,3}", r[0].strip()) for r in table.rows if r):
+        return True
+    return any(_LOG_COLUMN.match(n) for n in names) and any(re.search(r"\bloss\b", n, re.I) for n in names)
+
+
+_RUN_COLUMN = re.compile(r"^(?:folds?|seeds?|runs?|repeats?|trials?|splits?|iterations?)(?: ?#| no\.?)?$", re.I)
+
+
+def without_rank_columns(table: Table) -> Table:
+    """The table without its rank columns: "| # | Model | Accuracy |" over "| 1 | o3-mini | 95.19% |" is ranked
+    by its first column, in numbers or medals (medqa_leaderboard_aihealthinstitute_ci_table.md,
+    airesourcehub_medqa_leaderboard_provider.md)."""
+    drop = [
+        i
+        for i, name in enumerate(table.header)
+        if _RANK_COLUMN.match(name.strip())
+        and all(
+            re.fullmatch(r"\d{1,4}\.?|[\U0001F947-\U0001F949]", row[i].strip()) for row in table.rows if i < len(row)
+        )
+    ]
+    if not drop:
+        return table
+
+    def kept(cells: list[str]) -> list[str]:
+        return [cell for i, cell in enumerate(cells) if i not in drop]
+
+    return Table(kept(table.header), [kept(row) for row in table.rows], table.lines, table.caption)
+
+
+def model_column_first(table: Table) -> Table:
+    """A table whose "Model" column comes after grouping columns ("| Timeframe | Model | AUC |", "| IDH | Model |
+    ..." with the group written once over its rows: covews_timeframe_models_supplementary_table.md,
+    intradialytic_hypotension_models_table_pmc9300869.md), with the model column first and the grouping columns
+    left out; a row short of cells continues the group above it."""
+    at = next((i for i, name in enumerate(table.header) if i and MODEL_HEADER.match(name.strip())), None)
+    if at is None or MODEL_HEADER.match(table.header[0].strip()):
+        return table
+    width = len(table.header)
+
+    def moved(cells: list[str]) -> list[str]:
+        short = width - len([c for c in cells if c.strip()]) if cells and not cells[-1].strip() else width - len(cells)
+        cells = [""] * min(max(short, 0), at) + cells if 0 < short <= at else cells
+        return [cells[at], *cells[at + 1 :]] if at < len(cells) else cells
+
+    return Table(moved(table.header), [moved(row) for row in table.rows], table.lines, table.caption)
+
+
+def with_sub_header(table: Table) -> Table:
+    """A header written on two rows, groups over metrics ("| IDH | Model | Internal validation | External validation
+    |" over "| AUROC (min-max) | AUPRC (min-max) | AUROC (p-value) | AUPRC (p-value) |":
+    intradialytic_hypotension_models_table_pmc9300869.md), as one header row: the second row's labels sit over the
+    last columns, each group label over an equal share of them."""
+    if len(table.rows) < 2 or any(cell_number(c) for c in table.rows[0]):
+        return table
+    sub = [c.strip() for c in table.rows[0] if c.strip()]
+    if len(sub) < 2 or sum(1 for c in sub if metric_of(c)) < 2:
+        return table
+    width = max(len(row) for row in table.rows[1:])
+    header = [*table.header, *[""] * (width - len(table.header))][:width]
+    first = width - len(sub)
+    groups = [c.strip() for c in header[first:] if c.strip()]
+    share = len(sub) // len(groups) if groups and len(sub) % len(groups) == 0 else 0
+    for k, label in enumerate(sub):
+        group = groups[k // share] if share else ""
+        header[first + k] = f"{label} {group}".strip()
+    return Table(header, table.rows[1:], [table.lines[0], *table.lines[2:]], table.caption)
+
+
+_STUDY_COLUMN = re.compile(
+    r"^(?:study|studies|reference|ref\.?|paper|source|citation|work|authors?|publication)$", re.I
+)
+_CITED = re.compile(r"\bet al\b|\(\d{4}\)|\[\d{1,3}\]|\b(?:19|20)\d{2}\b")
+
+
+def without_prior_work(table: Table) -> Table:
+    """The table without its rows from the literature: "| Study | Dataset | Model | AUROC |" over "| Harutyunyan et
+    al. (2019) | Real MIMIC-III | LSTM | 0.8590 |" gives a prior paper's figure, not a result of this text; its "This
+    Work" row does (mortality_lstm_synthetic_mimic3_technical_report.md)."""
+    at = [i for i, name in enumerate(table.header) if _STUDY_COLUMN.match(name.strip())]
+    if not at:
+        return table
+    kept = [
+        (row, line)
+        for row, line in zip(table.rows, table.lines[1:], strict=False)
+        if not any(i < len(row) and _CITED.search(row[i]) for i in at)
+    ]
+    return Table(table.header, [r for r, _ in kept], [table.lines[0], *[line for _, line in kept]], table.caption)
+
+
+def cell_number(cell: str) -> str | None:
+    cell = cell.strip()
+    if not cell or _CELL_BOUND.search(cell):
+        return None
+    match = _CELL.match(cell)
+    return match.group(1) + (match.group(2) or "") if match else None
+
+
+# a cell's value, perhaps with its interval in brackets ("0.257 [0.248,0.265]": icu_readmission_ode_rnn_attention_*
+# .md; "97.6 (96.3, 98.5)") or a spread after it ("71.2 ± 1.1")
+_CELL = re.compile(r"^(-?\d{1,3}(?:\.\d{1,10})?|-?\.\d{1,10}) ?(%)?(?: ?\(.{0,40}\)| ?\[.{0,40}\]| ?±.{0,20})?$")
