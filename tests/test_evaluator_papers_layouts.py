@@ -484,3 +484,14 @@ def test_a_single_row_of_values_under_benchmark_names_is_the_cards_model_or_an_u
     assert {(m, v) for m, _, v in found(named)} == {("Apollo-7B", 0.612), ("Apollo-7B", 0.75), ("Apollo-7B", 0.684)}
     unnamed = read_text("This is a merge of pre-trained language models.\n\n" + row + "\nfrom 4 benchmark results\n")
     assert {(m, v) for m, _, v in found(unnamed)} == {(None, 0.612), (None, 0.75), (None, 0.684)}
+
+
+def test_percentile_ranks_point_differences_and_korean_metric_words_and_names_are_read_as_such() -> None:
+    text = (
+        "GPT-4o ranked in the 91.5th and 97.0th percentiles. 딥시크 V3는 정답률 82.0%를 기록해 클로드보다 4%포인트 "
+        "앞섰다. 이 모델의 재현율은 0.61, 정밀도는 0.27이었다. The scores were 150/176 (85.2%) for OpenAI o3."
+    )
+    got = {(c.model, c.metric, c.value) for c in read_text(text).claims if c.value is not None}
+    assert {("딥시크 V3", "accuracy", 0.82), ("딥시크 V3", "recall", 0.61), ("딥시크 V3", "precision", 0.27)} <= got
+    assert any(model and model.endswith("o3") and value == 0.852 for model, _, value in got)
+    assert {v for _, _, v in got} & {0.915, 0.97, 0.04} == set()

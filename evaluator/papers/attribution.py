@@ -61,6 +61,9 @@ def _adjacent(sentence: str, model: tuple[int, str], start: int) -> bool:
     return sentence[model[0] + len(model[1]) : start].strip() in ("(", "")
 
 
+_FOR_AFTER = re.compile(r"%?\)? (?:for|by|with|from) (?:the |OpenAI'?s? |Google'?s? )?")
+
+
 def model_for(
     sentence: str,
     numbers: list[tuple[int, int, str, tuple[float, float] | None]],
@@ -92,6 +95,10 @@ def model_for(
         if subject and words(subject) != beaten:
             return subject
         return subject_of(sentence, context) if before else None
+    later = [(p, n) for p, n in models if p > start]
+    if later and _FOR_AFTER.fullmatch(sentence[numbers[index][1] : later[0][0]]):
+        # "163/176 (92.6%) for OpenAI o1": the value is the model named after "for" (spanish_mir_2024_*.md)
+        return later[0][1]
     prior = [(p, n) for p, n in models if p < start]
     if _COMPARED_AFTER.match(sentence, numbers[index][1]) and not (prior and _adjacent(sentence, prior[-1], start)):
         # "평균 대치법(0.885)과 MICE(0.827)보다 높은": the values of what the subject beat, written in brackets after

@@ -67,15 +67,16 @@ METRIC_WORDS = (
     ("auprc", r"AUPRC|AUPR|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curves?|average precision"),
     ("auc", r"AUC|area under the curve|T-?AUC|time-dependent AUC"),  # "The TAUCs of the implemented model were ..."
     ("accuracy", r"accuracy|accuracies|acc\.?|acc-%|정답률|정확도"),  # "Test Set (Acc-%)" (medmcqa_paperswithcode_*.md)
-    ("f1", r"F1(?:[- ]score)?|macro[- ]F1"),
+    ("f1", r"F1(?:[- ]score)?|macro[- ]F1|F1 ?점수"),
     # a table's "Sens." and "Spec." (covews_timeframe_models_supplementary_table.md); the period is needed
     ("sensitivity", r"sensitivity|sens\.|민감도"),
     ("specificity", r"specificity|spec\.|특이도"),
-    ("precision", r"precision|PPV|positive predictive value"),
+    ("precision", r"precision|PPV|positive predictive value|정밀도|양성 ?예측도"),
     # its own metric, so a negative predictive value is not read as the specificity named before it
     # (hpi_discrimination_calibration_cardiac_abstract.md)
-    ("npv", r"NPV|negative predictive value"),
-    ("recall", r"recall"),
+    ("npv", r"NPV|negative predictive value|음성 ?예측도"),
+    ("recall", r"recall|재현율"),  # Korean: cardiac_arrest_8h_vital_signs_*_ko.md
+    ("false alarm rate", r"false[- ]alarm rates?|오경보율"),
     ("brier", r"Brier(?: score)?"),
     ("calibration slope", r"calibration slope|slope"),
     # a calibration ratio, and its inverse (icu_mortality_mimic_eicu_logistic_abstract.md)

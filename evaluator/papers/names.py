@@ -95,6 +95,10 @@ _CANDIDATE = re.compile(
     r"|" + _TOKEN + r")"
 )
 # a Korean transliteration glued to a Latin model word: "챗GPT" (ChatGPT), "펍메드GPT" (PubMedGPT)
+# a model named in Korean with its version in Latin letters: "딥시크 R1은" (deepseek_r1_vs_chatgpt_o1_*_ko.md)
+_HANGUL_VERSIONED = re.compile(
+    r"(?<![\w가-힣])([가-힣]{2,8} (?:[A-Za-z]{1,2}\d[A-Za-z0-9.]{0,6}|\d{1,2}[A-Za-z]{1,2}))(?![A-Za-z0-9.-])"
+)
 _HANGUL_LED = re.compile(r"(?<![\w-])([가-힣]{1,8}([A-Z][A-Za-z0-9]{1,20}(?:-[A-Za-z0-9.]{1,10})?))(?![A-Za-z0-9])")
 _NOT_MODELS = re.compile(
     r"^(?:COVID-19|SARS-CoV-2|H\d|Top-\d|Step\d|Table|Figure|Fig|Phase|Type|Version|Section|Appendix|Part|"
@@ -187,6 +191,8 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
     for match in _TITLED_TOOL.finditer(text):
         if not _GENERIC.search(match.group(1)) and not _TITLED_NOT_TOOL.search(match.group(1)):
             take(match, match.group(1), 1)
+    for match in _HANGUL_VERSIONED.finditer(text):
+        take(match, match.group(1), 1)
     for match in _HANGUL_LED.finditer(text):  # "챗GPT는", "펍메드GPT는" (chatgpt_usmle_zdnet_ko.md)
         if is_model_name(match.group(2)):
             take(match, match.group(1))

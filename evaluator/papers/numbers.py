@@ -192,7 +192,9 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True
     if written.isdigit() and match.group(2) is None and (_COUNT_AFTER.match(after) or _COUNT_BEFORE.search(before)):
         return True  # a count: "passing 2 of 3 Polish versions and all 3 English versions"
-    if written.isdigit() and re.match(r"^(?:st|nd|rd|th)\b|^ ?위", after):  # an ordinal: "1st: TCN", "1위"
+    if re.match(r"^(?:st|nd|rd|th)\b|^ ?위", after):  # an ordinal or a percentile rank: "1st: TCN", "92.8th", "1위"
+        return True
+    if re.match(r"^ ?%? ?(?:포인트|p\b|pp\b|percentage points?\b)", after):  # a difference in points: "5%포인트 앞섰다"
         return True
     if written.isdigit() and match.group(2) is None and re.match(r"^ [A-Za-z0-9][\w.-]{0,60}/[A-Za-z0-9]", after):
         return True  # a rank before a hub id: "2 google/gemma-3-27b-it 0.59" (healthbench_hard_leaderboard_*.md)
