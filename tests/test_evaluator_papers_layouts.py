@@ -495,3 +495,44 @@ def test_percentile_ranks_point_differences_and_korean_metric_words_and_names_ar
     assert {("딥시크 V3", "accuracy", 0.82), ("딥시크 V3", "recall", 0.61), ("딥시크 V3", "precision", 0.27)} <= got
     assert any(model and model.endswith("o3") and value == 0.852 for model, _, value in got)
     assert {v for _, _, v in got} & {0.915, 0.97, 0.04} == set()
+
+
+def test_a_scripts_metric_lines_under_a_models_heading_are_that_models_results_per_labelled_run() -> None:
+    text = (
+        "# LightGBM\n\n```bash\n# 24h\npython train.py --window 24\nTrain size = 1200\n"
+        "Accuracy: 0.8811, Precision: 0.5012, AUC-ROC: 0.8123\n\n# 12h\n"
+        "Accuracy: 0.8702, Precision: 0.4700, AUC-ROC: 0.7950\nreal 1m2.5s\n```\n"
+    )
+    got = {(c.model, c.metric, c.value, c.setting) for c in read_text(text).claims}
+    assert ("LightGBM", "auroc", 0.8123, "24h") in got and ("LightGBM", "precision", 0.47, "12h") in got
+    assert len(got) == 6
+
+
+def test_a_harness_table_whose_continuation_rows_lost_their_leading_cells_is_read_row_by_row() -> None:
+    text = (
+        'MedLlama-8B\n\nmodel = "acme/MedLlama-8B"\n\n'
+        "Tasks | Version | Filter | n-shot | Metric | Value | Stderr | |\n---|---|---|---|---|---|---|---|\n"
+        "- pubmedqa | 1 | none | 0 | acc | 0.7420 | ± | 0.0196 |\n"
+        "- medqa_4options | Yaml | none | 0 | acc | 0.6011 | ± | 0.0137 |\n"
+        "none | 0 | acc_norm | 0.6125 | ± | 0.0137 | ||\n"
+    )
+    got = {(c.model, c.metric, c.value, c.dataset) for c in read_text(text).claims}
+    assert got == {
+        ("acme/MedLlama-8B", "accuracy", 0.742, "pubmedqa"),
+        ("acme/MedLlama-8B", "accuracy", 0.6011, "medqa_4options"),
+        ("acme/MedLlama-8B", "acc_norm", 0.6125, "medqa_4options"),
+    }
+
+
+def test_a_table_of_tasks_by_model_columns_reads_each_column_as_a_model_and_an_unknown_measure_labels_its_value() -> (
+    None
+):
+    text = (
+        "| Task | LR | RF | n_pos |\n|---|---|---|---|\n| mortality_48h | 0.801 | 0.833 | 512 |\n\n"
+        "| Outcome | n_pos | % pos | LR prec | RF rec |\n|---|---|---|---|---|\n"
+        "| shock_6h | 466 | 6.7% | 0.12 | 0.31 |\n\n"
+        "- MAP Prediction: MAE = 7.9 mmHg, R² = 0.41, CCC = 0.88\n"
+    )
+    got = {(c.model, c.metric, c.value) for c in read_text(text).claims if c.value is not None}
+    assert {("LR", None, 0.801), ("RF", None, 0.833), ("LR", "precision", 0.12), ("RF", "recall", 0.31)} <= got
+    assert not {v for _, _, v in got} & {512.0, 0.067, 0.41, 0.88}

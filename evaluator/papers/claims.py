@@ -179,11 +179,18 @@ def _restated(sentence: str, previous: tuple[int, int, str, tuple[float, float] 
 _VALUES_BETWEEN = re.compile(r"(?: ?%?,? (?:and |or )?-?\d{1,3}(?:\.\d{1,4})?){1,8} ?%? ?")
 
 
+_VALUE_KEY = re.compile(r"^(?:values?|scores?|results?|mean|average|avg|overall|total)$", re.I)
+_LABELLED = re.compile(r"(?<![\w-])([A-Za-z][\w²³-]{0,12}) ?[:=] ?$")
+
+
 def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, int, str]]) -> str | None:
     """The metric named nearest before the value in its clause, else right after it ("66.18% accuracy"); a value
     in points is a score."""
     if in_points(sentence, end):
         return "score"
+    label = _LABELLED.search(sentence[max(0, start - 20) : start])
+    if label and not metrics_in(label.group(1)) and not _VALUE_KEY.match(label.group(1)):
+        return None  # "R² = 0.36", "CCC = 0.91": a measure the vocabulary does not hold labels the value
     # a semicolon ends the metric's clause, but not one inside brackets: "(0.825; 95% CI: 0.790-0.860), random forest
     # (0.848; ...)" (postop_30day_mortality_multipath_cnn_acemap_abstract.md)
     before = [m for m in metrics if m[1] <= start and ";" not in _BRACKETED.sub("", sentence[m[1] : start])]

@@ -71,11 +71,11 @@ METRIC_WORDS = (
     # a table's "Sens." and "Spec." (covews_timeframe_models_supplementary_table.md); the period is needed
     ("sensitivity", r"sensitivity|sens\.|민감도"),
     ("specificity", r"specificity|spec\.|특이도"),
-    ("precision", r"precision|PPV|positive predictive value|정밀도|양성 ?예측도"),
+    ("precision", r"precision|prec\.?|PPV|positive predictive value|정밀도|양성 ?예측도"),
     # its own metric, so a negative predictive value is not read as the specificity named before it
     # (hpi_discrimination_calibration_cardiac_abstract.md)
     ("npv", r"NPV|negative predictive value|음성 ?예측도"),
-    ("recall", r"recall|재현율"),  # Korean: cardiac_arrest_8h_vital_signs_*_ko.md
+    ("recall", r"recall|rec\.?|재현율"),  # Korean: cardiac_arrest_8h_vital_signs_*_ko.md
     ("false alarm rate", r"false[- ]alarm rates?|오경보율"),
     ("brier", r"Brier(?: score)?"),
     ("calibration slope", r"calibration slope|slope"),

@@ -65,7 +65,9 @@ _ACRONYM_MODEL = re.compile(
 # after "an algorithm of early onset" (eards_covid_ards_prediction_cord_record.md)
 _GENERIC = re.compile(
     r"\b(?:Language|Learning|Intelligence|Unit|Database|Curve|Examination|Test|Trial|Care|Syndrome|Disease|Injury|"
-    r"Failure|Infection|Disorder|Arrest|Shock|Distress|Insufficiency|Cancer)\b"
+    r"Failure|Infection|Disorder|Arrest|Shock|Distress|Insufficiency|Cancer|"
+    # and of what is measured: "Mean Arterial Pressure (MAP)", "Bispectral Index (BIS)" (vitalnet_vitaldb_*.md)
+    r"Pressure|Saturation|Volume|Output|Flow|Temperature|Arterial|Bispectral)\b"
 )
 _MODEL_WORD = re.compile(r"\b(?:algorithm|model|index|score|classifier)\b", re.I)
 _MODEL_AFTER = re.compile(

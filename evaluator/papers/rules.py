@@ -74,7 +74,7 @@ _TITLE = re.compile(r"(?m)^# ([^\n]{2,120})$")
 # a page's first line as its title, when it is a name and a subtitle: "MedGemma 27B Text-IT: Specialized Medical LLM"
 # (medgemma_27b_text_featherless_unsloth_summary.md); a first line that is a sentence has no such separator
 _NAMED_IN_WORDS = re.compile(r"(?:[A-Z][a-z-]+ ){1,5}\(([A-Z][A-Za-z0-9-]{1,10})\)")
-_FIRST_LINE_TITLE = re.compile(r"\A\s{0,10}([^\n:]{2,60}(?::| [-–—]) [^\n]{2,80})\n")
+_FIRST_LINE_TITLE = re.compile(r"\A\s{0,10}([^\n:]{2,60}(?:(?::| [-–—]) [^\n]{2,80})?)\n")  # or a bare name
 _OURS = re.compile(r"[(\[](?:ours|proposed)[)\]]", re.I)
 # the title of a card the Hugging Face trainer wrote: "# <name>" then "This model is a fine-tuned version of ..."
 # (medqa_l3_sft_trainer_card.md, medqa_l3_dpo_trainer_card.md)
@@ -83,8 +83,10 @@ _TRAINER_TITLE = re.compile(r"(?m)^#{0,2} ?([A-Za-z0-9][\w.-]{1,95})[ \t]*\n*Thi
 # matter, in the page's rendered "metadata" block or in a card copied as one line (the trainer cards in the corpus)
 # a README's field naming the one model it uses: "- **Model**: `microsoft/BiomedNLP-PubMedBERT-base-...`"
 # (pubmedbert_pubmedqa_bm25_readme_table.md), "Model: GPT-4o"
+# or a script's line that loads it: 'model = "johnsnowlabs/JSL-Med-Sft-Llama-3-8B"' (jsl_med_sft_llama3_8b_*.md)
 _MODEL_FIELD = re.compile(
-    r"(?mi)^[ \t]{0,4}(?:[-*+][ \t]{1,3})?\**(?:model|model name|model id)\**[ \t]*:\**[ \t]*`?([^`\n]{2,100})"
+    r"(?mi)^[ \t]{0,4}(?:[-*+][ \t]{1,3})?\**(?:model|model name|model id|model_id|model_name)\**[ \t]*[:=]\**[ \t]*"
+    r"[`\"']?([^`\"'\n]{2,100})"
 )
 _MODEL_INDEX = re.compile(r"model-index:\s{0,20}-\s{0,4}name:\s{0,4}['\"]?([A-Za-z0-9][\w.-]{1,95})")
 # a text that is itself a meta-analysis or a systematic review reports pooled estimates over many models: a value

@@ -41,7 +41,9 @@ _SKIP_COLUMNS = re.compile(
 # "Params (B)", "Context" (leaderboards beside their scores: medqa_leaderboard_aihealthinstitute_ci_table.md)
 _COST_COLUMN = re.compile(
     r"\$|€|\bprices?\b|\bcosts?\b|\busd\b|/ ?1?m\b|\bper (?:1m|million|1k)\b|\blatency\b|\bthroughput\b|tokens? ?/ ?s|"
-    r"\bspeed\b|\bparams?\b|\bparameters\b|\bloss\b|\bcontext (?:length|window)\b|\bdate\b",
+    r"\bspeed\b|\bparams?\b|\bparameters\b|\bloss\b|\bcontext (?:length|window)\b|\bdate\b|"
+    # counts: "# of MCQs" (medmobile_paper_review_html_sizes_table.md), "n_pos", "% pos" (metre_mimic4_lr_rf_*.md)
+    r"^#|\bnumber of\b|\bno\. of\b|\bcounts?\b|^n_|^% ?pos|^% ?neg|^n \(%\)",
     re.I,
 )
 
@@ -95,19 +97,37 @@ def _long_claims(table: Table, subjects: list[str]) -> list[ExtractedClaim] | No
         return None
     if model is None and len(subjects) != 1:
         return []  # the results of a model the text does not name once
-    claims = []
+    claims: list[ExtractedClaim] = []
+    full = max((len([c for c in row if c.strip()]) for row in table.rows), default=0)
+    above = ""
     for row, line in zip(table.rows, table.lines[1:], strict=False):
+        written = [c for c in row if c.strip()]
+        if 0 < len(written) < full and row and row[0].strip():
+            # a row that continues the task above it, its leading cells left out: "none | 0 | acc_norm | 0.5752 |"
+            # under "- medmcqa | Yaml | none | 0 | acc | 0.5752 |" (jsl_med_sft_llama3_8b_card_lm_eval_table.md)
+            row = [""] * (full - len(written)) + written
         cell = row[value] if value < len(row) else ""
         fields = {k: row[i] if i is not None and i < len(row) else "" for k, i in where.items()}
+        fields["dataset"] = fields["dataset"].strip(" -") or above
+        above = fields["dataset"]
         if _TRAINING_SPLIT.match(fields["variant"].strip()):
             continue  # a model's fit on its own training data ("| SVM | shock | Train | AUROC | 0.7486 |")
         label = " ".join(filter(None, [fields["dataset"], fields["metric"], fields["variant"]]))
         name = row[model] if model is not None and model < len(row) else subjects[0]
-        claim = _cell_claim(table, fields["setting"], label, name, cell, f"{table.lines[0]}\n{line}", False)
+        metric = canonical_metric(fields["metric"]) if fields["metric"].strip() else None  # "acc_norm" as written
+        claim = _cell_claim(table, fields["setting"], label, name, cell, f"{table.lines[0]}\n{line}", False, metric)
+        if claim is not None and claims and (claims[-1].dataset, claims[-1].value) == (claim.dataset, claim.value):
+            continue  # "acc_norm" equal to the "acc" above it: the same result written twice
         if claim is not None:
             variant = subset_of(fields["variant"]) or fields["variant"] or None
             claims.append(
-                claim.model_copy(update={"task_variant": variant, "setting": fields["setting"] or claim.setting})
+                claim.model_copy(
+                    update={
+                        "task_variant": variant,
+                        "setting": fields["setting"] or claim.setting,
+                        "dataset": claim.dataset or fields["dataset"][:200] or None,  # the task as its column names it
+                    }
+                )
             )
     return claims
 
@@ -128,8 +148,19 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     columns = table.header[1:]
     rows = [row for row in table.rows if row and any(cell_number(c) for c in row[1:])]
     metric_at = _metric_column(columns)
-    models_in_header = metric_at is not None or (
-        sum(map(_looks_like_model, columns)) > max(1, sum(_looks_like_model(r[0]) for r in rows))
+    models_in_header = (
+        metric_at is not None
+        or sum(map(_looks_like_model, columns)) > max(1, sum(_looks_like_model(r[0]) for r in rows))
+        # "| Task | LR | RF |": rows of tasks, so the columns are the models (metre_mimic4_lr_rf_*.md)
+        or (
+            bool(_TASK_CORNER.match(corner.strip()))
+            and len(columns) >= 2
+            and all(
+                _looks_like_model(c) or re.fullmatch(r"[A-Z][A-Za-z0-9+-]{1,11}(?: [a-z]{2,6}\.?)?", c.strip())
+                for c in columns
+                if not _not_a_score(c)
+            )
+        )
     )
     # a first column headed "Model" or "Method" names models, whatever their shape ("Med-Alpaca", "Chat-Doctor")
     model_column = not models_in_header and bool(MODEL_HEADER.match(corner.strip()))
@@ -146,7 +177,12 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
         metric = canonical_metric(written) if written else None
         for column, cell in zip(columns, row[1:], strict=False):
             if models_in_header:
+                if _not_a_score(column):
+                    continue
                 model, label = column, above
+                own = metric_of(column)  # "| LR prec | LR rec |": the model and its metric in one header cell
+                if own and not metric:
+                    model, label = _METRIC_WORD.sub("", column).strip() or column, f"{above} {column}"
             elif by_metric_rows or not (model_column or _looks_like_model(row[0])):
                 if len(context.subjects) != 1:
                     continue  # a row of results without a model: only a single-model card says whose
@@ -177,6 +213,12 @@ _SETTING_ROW = re.compile(
 def _with_setting(claim: ExtractedClaim, row: str) -> ExtractedClaim:
     stage = settings_of(row) or row.strip()
     return claim.model_copy(update={"setting": ", ".join(dict.fromkeys(filter(None, [claim.setting, stage])))})
+
+
+_METRIC_WORD = re.compile(
+    r"\b(?:prec|rec|precision|recall|sensitivity|specificity|auroc|auprc|auc|f1|acc|accuracy)\b\.?", re.I
+)
+_TASK_CORNER = re.compile(r"^(?:tasks?|outcomes?|endpoints?|prediction tasks?|targets?)$", re.I)
 
 
 def _all_values(table: Table) -> bool:
