@@ -102,7 +102,7 @@ def _long_claims(table: Table, subjects: list[str]) -> list[ExtractedClaim] | No
     above = ""
     for row, line in zip(table.rows, table.lines[1:], strict=False):
         written = [c for c in row if c.strip()]
-        if 0 < len(written) < full and row and row[0].strip():
+        if 0 < len(written) < full and all(c.strip() for c in row[: len(written)]):  # its blanks all at the end
             # a row that continues the task above it, its leading cells left out: "none | 0 | acc_norm | 0.5752 |"
             # under "- medmcqa | Yaml | none | 0 | acc | 0.5752 |" (jsl_med_sft_llama3_8b_card_lm_eval_table.md)
             row = [""] * (full - len(written)) + written
