@@ -536,3 +536,18 @@ def test_a_table_of_tasks_by_model_columns_reads_each_column_as_a_model_and_an_u
     got = {(c.model, c.metric, c.value) for c in read_text(text).claims if c.value is not None}
     assert {("LR", None, 0.801), ("RF", None, 0.833), ("LR", "precision", 0.12), ("RF", "recall", 0.31)} <= got
     assert not {v for _, _, v in got} & {512.0, 0.067, 0.41, 0.88}
+
+
+def test_a_template_card_titles_its_model_and_its_per_class_table_is_that_models_not_its_base_models() -> None:
+    text = (
+        "Model Card for clinical-ner-roberta\nModel Summary\n- Finetuned from model: klue/roberta-base\n\n"
+        "Overall Metrics\n- F1 Score: 0.9012\n- Precision: 0.8950\n\n"
+        "Entity | Precision | Recall | Support |\n---|---|---|---|\nDisease | 0.8123 | 0.7991 | 512 |\n"
+    )
+    got = found(read_text(text))
+    assert got == {
+        ("clinical-ner-roberta", "f1", 0.9012),
+        ("clinical-ner-roberta", "precision", 0.895),
+        ("clinical-ner-roberta", "precision", 0.8123),
+        ("clinical-ner-roberta", "recall", 0.7991),
+    }

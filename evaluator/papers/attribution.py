@@ -174,7 +174,9 @@ _WE = re.compile(r"\b(?:we|our)\b|우리", re.I)
 # the model a text's subject was made from is not what its next sentences are about: "This model is a fine-tuned
 # version of X on an unknown dataset. It achieves ... Accuracy: 0.4002" (medqa_linkbert_trainer_card_raw.md)
 _MADE_FROM = re.compile(
-    r"\b(?:fine-?tuned (?:version )?(?:of|from)|based on|built (?:on|upon)|initiali[sz]ed from)\W{0,4}"
+    # and a card's field: "Finetuned from model: monologg/koelectra-..." (medical_ner_koelectra_kbmc_*.md)
+    r"\b(?:fine-?tuned (?:version )?(?:of|from)|finetuned from(?: model)?:?|base model:?|based on|built (?:on|upon)|"
+    r"initiali[sz]ed from)\W{0,4}"
     r"(?:[\w.-]{1,40}/)?$",
     re.I,
 )

@@ -231,6 +231,10 @@ def _titled(body: str) -> list[str]:
     if title is None:
         return []
     phrase = re.split(r":\s| [-–—] ", plain(title.group(1)), maxsplit=1)[0].strip(" *_")
+    # the Hugging Face card template's title names the model whatever its shape: "Model Card for medical-ner-koelectra"
+    templated = re.fullmatch(r"model card (?:for|of)\s+([A-Za-z0-9][\w./-]{1,100})", phrase, flags=re.I)
+    if templated:
+        return [templated.group(1)]
     found = models_in(phrase)
     if len(found) != 1 or found[0][0] != 0:
         return []

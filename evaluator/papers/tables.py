@@ -34,7 +34,7 @@ from evaluator.papers.vocabulary import canonical_metric, has_percent_hint, read
 _SKIP_COLUMNS = re.compile(
     r"^(?:#|n|params?|parameters|size|model size|#? ?params?.{0,12}|year|date|release.{0,6}|licen[sc]e|tokens?|"
     r"context.{0,8}|type|open|weights|link|url|base(?: model)?|provider|institution|organi[sz]ation|notes?|"
-    r"status|target|duration|phase|aspect|vram.{0,8}|training time|time|run ?time|inference time)$",
+    r"status|target|duration|phase|aspect|vram.{0,8}|training time|time|run ?time|inference time|support)$",
     re.I,
 )
 # a column of what a result cost or how it was run, not how well: "Input $/1M", "Price", "Latency (s)", "Tokens/s",
@@ -164,7 +164,11 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     )
     # a first column headed "Model" or "Method" names models, whatever their shape ("Med-Alpaca", "Chat-Doctor")
     model_column = not models_in_header and bool(MODEL_HEADER.match(corner.strip()))
-    by_metric_rows = corner.strip().lower() in ("metric", "metrics", "measure")
+    # rows of metrics, or of the classes, entities or subjects one model was scored on ("| Class | Precision | Recall
+    # |" over "| AFW | 0.6676 | 0.6326 |": medical_ner_koelectra_kbmc_card_rendered.md): the text's one subject's
+    by_metric_rows = corner.strip().lower() in ("metric", "metrics", "measure") or bool(
+        _CLASS_CORNER.match(corner.strip())
+    )
     # a table of benchmark columns written on a 0-100 scale: its average column is on that scale too
     percent_table = any(benchmark_of(c) for c in columns) and any(_above_one(c) for r in rows for c in r[1:])
     claims = []
@@ -218,6 +222,7 @@ def _with_setting(claim: ExtractedClaim, row: str) -> ExtractedClaim:
 _METRIC_WORD = re.compile(
     r"\b(?:prec|rec|precision|recall|sensitivity|specificity|auroc|auprc|auc|f1|acc|accuracy)\b\.?", re.I
 )
+_CLASS_CORNER = re.compile(r"^(?:class(?:es)?|labels?|entit(?:y|ies)|entity types?|tags?|categor(?:y|ies))$", re.I)
 _TASK_CORNER = re.compile(r"^(?:tasks?|outcomes?|endpoints?|prediction tasks?|targets?)$", re.I)
 
 
