@@ -551,3 +551,16 @@ def test_a_template_card_titles_its_model_and_its_per_class_table_is_that_models
         ("clinical-ner-roberta", "precision", 0.8123),
         ("clinical-ner-roberta", "recall", 0.7991),
     }
+
+
+def test_a_random_forest_row_is_a_model_and_a_random_guess_row_is_not_under_an_algorithm_header() -> None:
+    text = (
+        "| Algorithm | Accuracy | AUC |\n| Cohort A | | |\n| Random Forest | 0.741 | 0.802 |\n| KNN | 0.690 | 0.711 |\n"
+        "| Random guess | 0.500 | 0.500 |\n"
+    )
+    assert found(read_text(text)) == {
+        ("Random Forest", "accuracy", 0.741),
+        ("Random Forest", "auc", 0.802),
+        ("KNN", "accuracy", 0.69),
+        ("KNN", "auc", 0.711),
+    }

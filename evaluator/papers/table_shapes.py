@@ -9,7 +9,9 @@ import re
 from evaluator.papers.measures import metric_of
 from evaluator.papers.segment import Table
 
-MODEL_HEADER = re.compile(r"^(?:models?|methods?|systems?|model names?|llms?|모델)$", re.I)
+MODEL_HEADER = re.compile(
+    r"^(?:models?|methods?|systems?|model names?|llms?|algorithms?|classifiers?|approach(?:es)?|모델)$", re.I
+)
 # a cell opening with a bound ("< 96.4%", "~60%") or a word ("TBA", "n/a") is no number already (cell_number)
 _CELL_BOUND = re.compile(r"target|goal", re.I)
 

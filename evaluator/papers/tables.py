@@ -56,7 +56,9 @@ def _not_a_score(label: str) -> bool:
 # a first column of reference answers or opponents: "| Ref. response | Win rate |" rows GPT-4, Claude-2 are what the
 # model named above the table was compared against, not models with those values (medical_llama2_gpt4_judge_*.md)
 _REFERENCE_CORNER = re.compile(r"^(?:ref(?:erence)?\b|vs\.?$|versus|against|opponents?|compared (?:to|with))", re.I)
-_HUMAN_ROW = re.compile(r"^(?:human|physician|doctor|expert|clinician|random|chance|baseline \(human)", re.I)
+_HUMAN_ROW = re.compile(
+    r"^(?:human|physician|doctor|expert|clinician|random(?![ -]forest)|chance|baseline \(human)", re.I
+)
 
 
 _NAMES_A_MEASURE = re.compile(
