@@ -564,3 +564,15 @@ def test_a_random_forest_row_is_a_model_and_a_random_guess_row_is_not_under_an_a
         ("KNN", "accuracy", 0.69),
         ("KNN", "auc", 0.711),
     }
+
+
+def test_a_table_rendered_with_spaces_whose_cells_carry_intervals_is_read_under_its_caption() -> None:
+    text = (
+        "Table 2.\n\nArea under the ROC curve of models predicting delirium within 24 h.\n\nModels Cohort\n"
+        "Internal P External P\nCAM-ICU score 0.612 (0.570–0.654) 0.598 (0.541–0.655)\n"
+        "GBM 0.781 (0.750–0.812) < 0.001 0.214 0.766 (0.721–0.811) < 0.001\n"
+        "TabNet 0.793 (0.763–0.823) < 0.001 0.388 0.770 (0.726–0.814) 0.002\n\n*Compared with the CAM-ICU score.\n"
+    )
+    got = {(c.model, c.metric, c.value, tuple(c.ci or ())) for c in read_text(text).claims if c.value is not None}
+    assert {("GBM", "auroc", 0.781, (0.75, 0.812)), ("TabNet", "auroc", 0.77, (0.726, 0.814))} <= got
+    assert not {v for _, _, v, _ in got} & {0.214, 0.388, 0.002, 0.001}

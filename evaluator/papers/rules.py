@@ -37,7 +37,7 @@ from evaluator.papers.results_json import json_prose, results_json
 from evaluator.papers.run_logs import run_log_claims
 from evaluator.papers.scoring import words
 from evaluator.papers.segment import Segments, plain, segment, with_line_breaks
-from evaluator.papers.spaced import spaced_tables
+from evaluator.papers.spaced import interval_tables, spaced_tables
 from evaluator.papers.tables import table_claims
 from evaluator.papers.vocabulary import IOH_PATTERN
 
@@ -122,7 +122,10 @@ def read_rules(text: str) -> Extraction:
     matter = read_front_matter(text)
     harness, rest = results_json(text[matter.end :])
     body = json_prose(rest)
-    parts = segment(body)
+    found_in_text = spaced_tables(body) + interval_tables(body)
+    rows = {line for table in found_in_text for line in table.lines[1:]}
+    # a table found in running text is read once, as its cells, and not again as prose
+    parts = segment("\n".join("" if line.strip() in rows else line for line in body.splitlines()) if rows else body)
     ids = model_name_ids(body)
     links = _hf_links(text)
     # the model a results file was made for is the text's subject
@@ -130,7 +133,7 @@ def read_rules(text: str) -> Extraction:
     subjects = _unique(_MODEL_INDEX.findall(text[:5000]) + run + _subjects(body, parts, ids, links))
     context = Context(subjects=subjects, defined=defined_names(plain(body)))
     claims: list[ExtractedClaim] = list(harness) + run_log_claims(body)
-    for table in parts.tables + spaced_tables(body):
+    for table in parts.tables + found_in_text:
         claims += table_claims(table, context)
     for name in {c.model for c in claims if c.model and len(c.model) <= 60 and "|" not in c.model}:
         context.defined.setdefault(name, name)  # a model a table names is a model in the prose too ("TCN achieves")

@@ -37,3 +37,46 @@ def spaced_tables(text: str) -> list[Table]:
 
 
 MAX_SPACED_ROWS = 200
+
+
+# a row of a table rendered with spaces whose cells are values with their intervals, among p-values and other
+# columns: "SVM 0.807 (0.772–0.842) < 0.001 < 0.001 0.686 0.830 (0.784–0.876)" under "Models Outcomes" and a
+# caption naming the metric (crrt_hypotension_6h_auroc_table_pmc8387375.md)
+_INTERVAL_CELL = re.compile(
+    r"(?<![\w.])(-?\d{0,3}\.\d{1,4}|\d{1,3}) ?\((-?\d{0,3}\.\d{1,4}) ?[–-] ?(-?\d{0,3}\.\d{1,4})\)"
+)
+_INTERVAL_ROW = re.compile(r"^([A-Za-z][\w .+/-]{0,40}?) (?=-?\d{0,3}\.?\d{1,4} ?\()")
+_CAPTION_LOOKBACK = 8
+
+
+def interval_tables(text: str) -> list[Table]:
+    """Runs of two rows or more of a label and values with intervals, as tables under the caption above them."""
+    lines = [line.strip() for line in text.splitlines()]
+    tables: list[Table] = []
+    index = 0
+    while index < len(lines):
+        run = []
+        while index < len(lines) and (row := _interval_row(lines[index])) is not None:
+            run.append((lines[index], row))
+            index += 1
+        if len(run) >= 2:
+            tables.append(_interval_table(lines[max(0, index - len(run) - _CAPTION_LOOKBACK) : index - len(run)], run))
+        index += 1
+    return tables
+
+
+def _interval_row(line: str) -> list[str] | None:
+    label = _INTERVAL_ROW.match(line)
+    if label is None:
+        return None
+    cells = [m.group(0) for m in _INTERVAL_CELL.finditer(line, label.end())]
+    return [label.group(1).strip(), *cells] if cells else None
+
+
+def _interval_table(above: list[str], run: list[tuple[str, list[str]]]) -> Table:
+    width = max(len(row) for _, row in run)
+    corner = "Models" if any(re.match(r"(?:models?|methods?|algorithms?)\b", line, re.I) for line in above) else ""
+    caption = " ".join(line for line in above if line and not line[:1].isdigit())[-400:]
+    header = [corner, *[""] * (width - 1)]
+    rows = [row + [""] * (width - len(row)) for _, row in run]
+    return Table(header, rows, [" ".join(header), *[line for line, _ in run]], caption)
