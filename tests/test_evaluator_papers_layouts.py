@@ -576,3 +576,12 @@ def test_a_table_rendered_with_spaces_whose_cells_carry_intervals_is_read_under_
     got = {(c.model, c.metric, c.value, tuple(c.ci or ())) for c in read_text(text).claims if c.value is not None}
     assert {("GBM", "auroc", 0.781, (0.75, 0.812)), ("TabNet", "auroc", 0.77, (0.726, 0.814))} <= got
     assert not {v for _, _, v, _ in got} & {0.214, 0.388, 0.002, 0.001}
+
+
+def test_values_with_spreads_listed_before_respectively_pair_with_the_models_in_order() -> None:
+    text = (
+        "The mean score using Gemini 1.5 Pro, GPT-4o and Claude 3 Opus was 71.2 ± 3.1, 80.4 ± 2.2 and 77.9 ± 2.8, "
+        "respectively."
+    )
+    got = {(c.model, c.value) for c in read_text(text).claims}
+    assert got == {("Gemini 1.5 Pro", 71.2), ("GPT-4o", 80.4), ("Claude 3 Opus", 77.9)}

@@ -51,7 +51,8 @@ def respectively(
 # multimodal_icu_mortality_arxiv_2512_19716.md)
 _LIST_GAP = re.compile(
     r"(?: ?[(\[][^()\[\]]{0,80}[)\]]|,? ?(?:(?:95|90|99) ?% ?)?(?:CI|confidence intervals?)[:,]? ?-?[\d.]{1,8} ?%? ?"
-    r"(?:-|–|—|to|,) ?-?[\d.]{1,8} ?%?)?,? ?(?:and |or |to |및 )?"
+    # or a spread: "180.3 ± 22.2, 251.0 ± 13.1, and 256.7 ± 14.0" (japanese_nursing_exam_chatgpt_copilot_*.md)
+    r"(?:-|–|—|to|,) ?-?[\d.]{1,8} ?%?| ?%? ?± ?[\d.]{1,8} ?%?)?,? ?(?:and |or |to |및 )?"
 )
 
 
