@@ -585,3 +585,17 @@ def test_values_with_spreads_listed_before_respectively_pair_with_the_models_in_
     )
     got = {(c.model, c.value) for c in read_text(text).claims}
     assert got == {("Gemini 1.5 Pro", 71.2), ("GPT-4o", 80.4), ("Claude 3 Opus", 77.9)}
+
+
+def test_a_model_column_after_value_columns_keeps_them_and_marks_and_footnotes_do_not_hide_values_or_metrics() -> None:
+    text = (
+        "| F1 Rep⁴ | F1 range* | Model | Price³ | Correctness² |\n|---:|---:|---|:---|---:|\n"
+        "| ^0.911 | 0.90-0.92 | Sonnet 4 | $0.003 | 0.85 |\n| 0.874 | 0.86-0.88 | Gemini 2.5 Flash | $0.0003 | 0.79 |\n"
+    )
+    got = found(read_text(text))
+    assert got == {
+        ("Sonnet 4", "f1", 0.911),
+        ("Sonnet 4", "correctness", 0.85),
+        ("Gemini 2.5 Flash", "f1", 0.874),
+        ("Gemini 2.5 Flash", "correctness", 0.79),
+    }

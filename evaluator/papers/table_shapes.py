@@ -9,6 +9,7 @@ import re
 from evaluator.papers.measures import metric_of
 from evaluator.papers.segment import Table
 
+_SPAN = re.compile(r"^-?\d{0,3}\.?\d{1,4} ?[-–] ?\d{0,3}\.?\d{1,4}$")  # "0.915-0.909": a range, a value column's
 MODEL_HEADER = re.compile(
     r"^(?:models?|methods?|systems?|model names?|llms?|algorithms?|classifiers?|approach(?:es)?|모델)$", re.I
 )
@@ -64,6 +65,17 @@ def model_column_first(table: Table) -> Table:
     if at is None or MODEL_HEADER.match(table.header[0].strip()):
         return table
     width = len(table.header)
+    before = [row[i] for row in table.rows for i in range(min(at, len(row))) if row[i].strip()]
+    decimals = sum(
+        1 for cell in before if (cell_number(cell) and re.search(r"[.%]", cell)) or _SPAN.match(cell.strip())
+    )
+    if before and decimals * 2 > len(before):
+        # the columns before it hold values, not groups ("| F1 o3 Rep | F1 Score o3 | Model | Price |":
+        # diagnosis_summary_llm_f1_judge_leaderboard_noharm_readme.md): the model column first, the rest kept
+        def reordered(cells: list[str]) -> list[str]:
+            return [cells[at], *cells[:at], *cells[at + 1 :]] if at < len(cells) else cells
+
+        return Table(reordered(table.header), [reordered(r) for r in table.rows], table.lines, table.caption)
 
     def moved(cells: list[str]) -> list[str]:
         short = width - len([c for c in cells if c.strip()]) if cells and not cells[-1].strip() else width - len(cells)
@@ -116,7 +128,7 @@ def without_prior_work(table: Table) -> Table:
 
 
 def cell_number(cell: str) -> str | None:
-    cell = cell.strip()
+    cell = cell.strip().lstrip("^*†‡§").strip()  # a mark of the best value: "^0.907" (diagnosis_summary_llm_*.md)
     if not cell or _CELL_BOUND.search(cell):
         return None
     match = _CELL.match(cell)

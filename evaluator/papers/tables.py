@@ -71,7 +71,11 @@ _NAMES_A_MEASURE = re.compile(
 _NO_NAME = re.compile(r"^(?:N/?A|n/?a|-|—|–|\d{1,4}(?:\.\d{1,3})?\s?[BMK]?|)$")
 # a measure named in words: "Semantic Similarity", "OE Keywords" (pubmedbert_pubmedqa_bm25_readme_table.md,
 # medical_llm_eval_report_two_finetuned_tables.md)
-_WORDS_HEADER = re.compile(r"(?:[A-Z]{1,4}|[A-Za-z][a-z]+)(?:[ -][A-Za-z][a-z]+){1,3}")
+_WORDS_HEADER = re.compile(
+    r"(?:[A-Z]{1,4}|[A-Za-z][a-z]+)(?:[ -][A-Za-z][a-z]+){1,3}"
+    # or one noun of a quality: "Correctness", "Completeness" (diagnosis_summary_llm_f1_judge_leaderboard_*.md)
+    r"|[A-Z][a-z]{3,20}(?:ness|ity|ance|ence|ency)"
+)
 _VALUE_HEADER = re.compile(r"^(?:scores?|values?|results?)$", re.I)
 _FIELDS = {
     "dataset": ("dataset", "benchmark", "task", "exam", "datasets", "benchmarks", "tasks", "groups"),
@@ -150,12 +154,15 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     columns = table.header[1:]
     rows = [row for row in table.rows if row and any(cell_number(c) for c in row[1:])]
     metric_at = _metric_column(columns)
-    models_in_header = (
-        metric_at is not None
-        or sum(map(_looks_like_model, columns)) > max(1, sum(_looks_like_model(r[0]) for r in rows))
+    # a first column headed "Model" holds the models, whatever the other headers look like, unless its rows are
+    # benchmarks ("| Model | Mistral7B | MedAlpaca |" over "| MedQA | 0.307 | 0.338 |": multimedeval_results_readme.md)
+    rows_models = not MODEL_HEADER.match(corner.strip()) or sum(bool(benchmark_of(r[0])) for r in rows) * 2 > len(rows)
+    models_in_header = metric_at is not None or (
+        (rows_models and sum(map(_looks_like_model, columns)) > max(1, sum(_looks_like_model(r[0]) for r in rows)))
         # "| Task | LR | RF |": rows of tasks, so the columns are the models (metre_mimic4_lr_rf_*.md)
         or (
-            bool(_TASK_CORNER.match(corner.strip()))
+            not MODEL_HEADER.match(corner.strip())
+            and bool(_TASK_CORNER.match(corner.strip()))
             and len(columns) >= 2
             and all(
                 _looks_like_model(c) or re.fullmatch(r"[A-Z][A-Za-z0-9+-]{1,11}(?: [a-z]{2,6}\.?)?", c.strip())
@@ -225,6 +232,7 @@ _METRIC_WORD = re.compile(
     r"\b(?:prec|rec|precision|recall|sensitivity|specificity|auroc|auprc|auc|f1|acc|accuracy)\b\.?", re.I
 )
 _CLASS_CORNER = re.compile(r"^(?:class(?:es)?|labels?|entit(?:y|ies)|entity types?|tags?|categor(?:y|ies))$", re.I)
+_FOOTNOTE_MARK = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰*†‡§]+")
 _TASK_CORNER = re.compile(r"^(?:tasks?|outcomes?|endpoints?|prediction tasks?|targets?)$", re.I)
 
 
@@ -342,6 +350,7 @@ def _cell_claim(
     metric: str | None = None,
 ) -> ExtractedClaim | None:
     raw = cell_number(cell)
+    label = _FOOTNOTE_MARK.sub("", label)  # "Correctness²", "Price³": a header's footnote mark is not its name
     if raw is None or _not_a_score(label) or not model.strip():
         return None
     metric = metric or metric_of(label) or metric_of(corner) or metric_of(table.caption)
