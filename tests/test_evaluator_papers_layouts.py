@@ -599,3 +599,13 @@ def test_a_model_column_after_value_columns_keeps_them_and_marks_and_footnotes_d
         ("Gemini 2.5 Flash", "f1", 0.874),
         ("Gemini 2.5 Flash", "correctness", 0.79),
     }
+
+
+def test_feature_columns_arrows_and_ratios_give_no_claims_but_o_series_models_are_names() -> None:
+    text = (
+        "| BIS | x1 | x2 |\n|---|---|---|\n| 45.1 | 0.7052 | 1.7905 |\n| 47.0 | 0.6981 | 1.8002 |\n\n"
+        "Validation AUPRC improved 4.2× (0.11 → 0.46) during training. o3 reached an accuracy of 91.0% on MedQA."
+    )
+    record = read_text(text)
+    assert found(record) == {("o3", "accuracy", 0.91)}
+    assert not {m.name for m in record.models} & {"x1", "x2"}

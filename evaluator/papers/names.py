@@ -289,5 +289,6 @@ def is_model_name(name: str) -> bool:
         and not re.search(r"-(?:Finetuned|Fine-tuned|Tuned|Based|Specific|Level|Style|Aware|Only|Free)$", name, re.I)
     )
     if has_digit:
-        return bool(re.match(r"^[A-Za-z]", name)) and bool(re.search(r"[A-Za-z]{2}|^[a-z]\d", name))
+        # "o1", "o3-mini" are models; a feature "x1" is not (doa_index_stacked_regressor_nn_bis_eeg_readme.md)
+        return bool(re.match(r"^[A-Za-z]", name)) and bool(re.search(r"[A-Za-z]{2}|^o\d", name))
     return inner_capital or hyphen_caps or bool(_FAMILIES.match(name))

@@ -200,6 +200,10 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True  # a rank before a hub id: "2 google/gemma-3-27b-it 0.59" (healthbench_hard_leaderboard_*.md)
     if re.search(r"\b(?:rewards|logps|logits)/\w+[:|]? ?$", before, re.I):
         return True  # a preference trainer's diagnostics ("Rewards/accuracies: 0.4923", every TRL DPO card)
+    if re.match(r"^ ?(?:→|->|⇒)", after) or re.search(r"(?:→|->|⇒) ?$", before):
+        return True  # a change written with an arrow: "(0.08 → 0.47)" (sepsis_gru_v23_*.md)
+    if re.match(r"^ ?[×]|^x\b", after):  # a ratio: "improved 5.9×", "3x better"
+        return True
     if re.search(r"\bper $", before):  # the denominator of a rate: "0.4 ventilators per 10 patients"
         return True
     if re.search(r'"\s?:\s?\[?\s?$', before):  # a JSON value ('"n-shot": {"medmcqa": 0}'): results_json reads results
