@@ -609,3 +609,15 @@ def test_feature_columns_arrows_and_ratios_give_no_claims_but_o_series_models_ar
     record = read_text(text)
     assert found(record) == {("o3", "accuracy", 0.91)}
     assert not {m.name for m in record.models} & {"x1", "x2"}
+
+
+def test_clinical_scores_korean_method_names_and_a_title_case_model_name_are_models_but_described_models_are_not() -> (
+    None
+):
+    text = (
+        "The Epic Sepsis Model was compared with qSOFA and APACHE II. 랜덤 포레스트와 로지스틱 회귀 모델을 비교했다. "
+        "The Proposed Model and the Deep Learning Model were trained on MIMIC-IV."
+    )
+    names = {m.name for m in read_text(text).models}
+    assert {"Epic Sepsis Model", "qSOFA", "APACHE II", "랜덤 포레스트", "로지스틱 회귀 모델"} <= names
+    assert not names & {"Proposed Model", "Deep Learning Model"}

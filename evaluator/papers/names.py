@@ -41,8 +41,18 @@ _METHODS = re.compile(
     r"long short-term memory|CNN|RNN|LSTM|GRU|DNN|ANN|MLP|XGB|LGBM|"
     # "gradient boosted trees (GBT) ... the admission GBT model" (icu_admission_mortality_gbt_bmc_abstract.md)
     r"gradient boosted trees?|GBT|GBM|SVM|"
-    r"1D-CNN(?: ?\+ ?LSTM)?)(?![\w-])",
+    r"1D-CNN(?: ?\+ ?LSTM)?|"
+    # the same methods named in Korean, a particle after them (ed_90day_mortality_survival_models_linnk_ko.md)
+    r"로지스틱 ?회귀(?: ?모델)?|랜덤 ?포레스트|랜덤 ?생존 ?숲|그래디언트 ?부스팅|서포트 ?벡터 ?머신|의사 ?결정 ?나무|"
+    r"엘라스틱 ?넷 ?Cox(?: ?모델)?|Cox 비례 ?위험 ?모델|단계적 Cox(?: ?모델)?)(?![A-Za-z0-9_-])",
     re.I,
+)
+# the clinical scores prediction models are compared with, which are models too (apricot_m_mortality_table.md,
+# aitrics_prompt_picu_mortality_garamstay_ko.md, cardiac_arrest_8h_vital_signs_*_ko.md): a short fixed vocabulary,
+# like the benchmarks', written in capitals
+_CLINICAL_SCORES = re.compile(
+    r"(?<![\w-])(q?SOFA|APACHE(?: I{1,3}| IV)?|SAPS(?: I{1,3})?|MEWS|PIM ?[23]?|PRISM(?: I{1,3}| IV)?|KTAS|CURB-65|"
+    r"Surgical Apgar(?: Score)?)(?![\w-])"
 )
 _DEFINED = re.compile(
     r"([A-Z][a-z]{1,20}(?: (?:[A-Z][a-z]{1,20}|and|of|for)){1,6}) \(([A-Z]{2,8})\)"
@@ -190,6 +200,8 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
             name = match.group(group)
             if name and not _NOT_MODELS.match(name.split(" ")[0]) and not is_benchmark_or_metric(name):
                 take(match, name, group)
+    for match in _CLINICAL_SCORES.finditer(text):
+        take(match, match.group(1), 1)
     for match in _TITLED_TOOL.finditer(text):
         if not _GENERIC.search(match.group(1)) and not _TITLED_NOT_TOOL.search(match.group(1)):
             take(match, match.group(1), 1)
@@ -220,7 +232,8 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
 # a tool named in title case and by what it is: "The Hypotension Prediction Index predicts hypotension"
 # (hpi_davies_ability_key_points_intro.md), "the National Early Warning Score"; a determiner is not part of it
 _TITLED_TOOL = re.compile(
-    r"(?<![\w-])(?:(?:The|the|An?|an?|Our|our|This|this) )?((?:[A-Z][a-z]{2,20}[ -]){1,5}(?:Index|Score|Algorithm))\b"
+    r"(?<![\w-])(?:(?:The|the|An?|an?|Our|our|This|this) )?"
+    r"((?:[A-Z][a-z]{2,20}[ -]){1,5}(?:Index|Score|Algorithm|Model))\b"
 )
 _TITLED_NOT_TOOL = re.compile(
     r"\b(?:Body|Mass|Quality|Impact|Citation|Human|Development|Research|Total|Mean|Average|Best|Overall|Final|Max|"
@@ -228,7 +241,11 @@ _TITLED_NOT_TOOL = re.compile(
     # a measure a report names in title case: "Open-Ended Keyword Score", "Performance Score"
     # (medical_llm_eval_report_two_finetuned_tables.md)
     r"Performance|Keywords?|Ended|Similarity|Reasoning|Accuracy|Agreement|Consistency|Relevance|Fluency|"
-    r"Coherence|Completeness|Evaluation|Benchmark|Exam|Test|Kappa|Error|Deviation|Coefficient)\b"
+    r"Coherence|Completeness|Evaluation|Benchmark|Exam|Test|Kappa|Error|Deviation|Coefficient|"
+    # a described model in title case: "The Proposed Model", "Deep Learning Model"; "Epic Sepsis Model" is a name
+    r"Proposed|Final|Base|Baseline|Best|New|Deep|Learning|Machine|Language|Large|Regression|Card|Details|Description|"
+    r"Summary|Sources|Type|Architecture|Training|"
+    r"Trained|Fine|Tuned|Pretrained|Developed|Current|Existing|Reference)\b"
 )
 # names listed as what a model was run on: "F1 score on BC5CDR, KD-DTI and DDI end-to-end relation extraction
 # tasks" (biogpt_large_pubmedqa_card.md)
