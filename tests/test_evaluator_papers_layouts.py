@@ -621,3 +621,20 @@ def test_clinical_scores_korean_method_names_and_a_title_case_model_name_are_mod
     names = {m.name for m in read_text(text).models}
     assert {"Epic Sepsis Model", "qSOFA", "APACHE II", "랜덤 포레스트", "로지스틱 회귀 모델"} <= names
     assert not names & {"Proposed Model", "Deep Learning Model"}
+
+
+def test_an_html_table_with_row_headers_and_line_breaks_in_cells_is_one_table() -> None:
+    text = (
+        "<table>\n  <tr>\n    <th>사용 모델</th>\n    <th>C-index</th>\n"
+        "    <th>Integrated Brier Score</th>\n"
+        '    <th>Settings</th>\n  </tr>\n  <tr>\n    <th scope="row">DeepSurv</th>\n'
+        "    <td>0.7011</td><td>0.1802</td>\n"
+        '    <td>Hidden: (64, 32),<br> lr : 1e-4</td>\n  </tr>\n  <tr>\n    <th scope="row">CoxPH</th>\n'
+        "    <td>0.6650</td><td>0.1931</td><td>none</td>\n  </tr>\n</table>\n"
+    )
+    assert found(read_text(text)) == {
+        ("DeepSurv", "c-index", 0.7011),
+        ("DeepSurv", "brier", 0.1802),
+        ("CoxPH", "c-index", 0.665),
+        ("CoxPH", "brier", 0.1931),
+    }

@@ -77,7 +77,9 @@ METRIC_WORDS = (
     ("npv", r"NPV|negative predictive value|음성 ?예측도"),
     ("recall", r"recall|rec\.?|재현율"),  # Korean: cardiac_arrest_8h_vital_signs_*_ko.md
     ("false alarm rate", r"false[- ]alarm rates?|오경보율"),
-    ("brier", r"Brier(?: score)?"),
+    ("brier", r"(?:integrated )?Brier(?: score)?"),
+    # a survival model's concordance (cancer_patient_survival_deephit_seblock_cnn_seer_readme_ko.md)
+    ("c-index", r"C-index|concordance index|Harrell'?s C"),
     ("calibration slope", r"calibration slope|slope"),
     # a calibration ratio, and its inverse (icu_mortality_mimic_eicu_logistic_abstract.md)
     ("expected-to-observed ratio", r"expected[- ]to[- ]observed(?: \(E/O\))? ratio|E/O ratio"),

@@ -250,6 +250,8 @@ class _TextParser(HTMLParser):
             if self._row is None:
                 self._row = []
             self._cell = []
+        elif self._cell is not None and (tag in _HEADINGS or tag in _BLOCKS or tag == "li"):
+            self._cell.append(" ")  # a line break inside a cell ("<td>a,<br> b</td>") is a space in it
         elif tag in _HEADINGS:
             self._out.append("\n\n" + _HEADINGS[tag])
         elif tag == "li":
@@ -275,7 +277,7 @@ class _TextParser(HTMLParser):
         elif tag == "caption":
             self._in_caption = False
             self._out.append("\n")
-        elif tag in _HEADINGS or tag in _BLOCKS or tag == "li":
+        elif (tag in _HEADINGS or tag in _BLOCKS or tag == "li") and self._cell is None:
             self._out.append("\n")
 
     def handle_data(self, data: str) -> None:
