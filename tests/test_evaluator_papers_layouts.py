@@ -638,3 +638,12 @@ def test_an_html_table_with_row_headers_and_line_breaks_in_cells_is_one_table() 
         ("CoxPH", "c-index", 0.665),
         ("CoxPH", "brier", 0.1931),
     }
+
+
+def test_a_gap_column_is_no_result_and_an_auc_restated_as_auroc_is_one_claim() -> None:
+    text = (
+        "| Model | Test AUROC | Val-Test Gap |\n|---|---|---|\n| CatBoost (Tuned) | 0.7412 | 0.0031 |\n\n"
+        "## CatBoost (AUC: 0.7412)\n"
+    )
+    got = {(c.model, c.value) for c in read_text(text).claims}
+    assert got == {("CatBoost (Tuned)", 0.7412)}

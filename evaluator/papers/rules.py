@@ -303,7 +303,8 @@ def _unique_claims(claims: list[ExtractedClaim]) -> list[ExtractedClaim]:
     seen: dict[tuple[object, ...], str] = {}
     out: list[ExtractedClaim] = []
     for claim in claims:
-        key = (words(claim.model), claim.dataset, claim.metric, claim.value, claim.task_variant, claim.setting)
+        metric = "auroc" if claim.metric == "auc" else claim.metric  # "AUC: 0.8423" and "AUC-ROC: 0.8423" are one
+        key = (words(claim.model), claim.dataset, metric, claim.value, claim.task_variant, claim.setting)
         # but one sentence that writes a value twice states two results: "0.923 (95% CI, ...) 5 min in advance,
         # 0.933 (...) versus 0.923 (...) 10 min in advance" (hpi_forward_backward_anesthesiology_abstract.md)
         again = seen.get(key) == claim.evidence and not claim.evidence.startswith("|")
@@ -320,7 +321,8 @@ def _restates(claim: ExtractedClaim, earlier: ExtractedClaim) -> bool:
     mine, theirs = words(claim.model), words(earlier.model)
     if claim.value is None or claim.value != earlier.value or not (mine and theirs):
         return False
-    if claim.metric is not None and (claim.metric != earlier.metric or claim.task_variant or claim.setting):
+    same = {claim.metric, earlier.metric} <= {"auc", "auroc"} or claim.metric == earlier.metric
+    if claim.metric is not None and (not same or claim.task_variant or claim.setting):
         # with a metric: a sentence that restates a table cell ("TCN achieves the highest ROC-AUC (0.674)" below
         # "| TCN | 0.674 ± 0.104 |": vitaldb_aki_tcn_gru_lstm_5fold_results_summary.md) says no more than it
         return False

@@ -43,7 +43,9 @@ _COST_COLUMN = re.compile(
     r"\$|€|\bprices?\b|\bcosts?\b|\busd\b|/ ?1?m\b|\bper (?:1m|million|1k)\b|\blatency\b|\bthroughput\b|tokens? ?/ ?s|"
     r"\bspeed\b|\bparams?\b|\bparameters\b|\bloss\b|\bcontext (?:length|window)\b|\bdate\b|"
     # counts: "# of MCQs" (medmobile_paper_review_html_sizes_table.md), "n_pos", "% pos" (metre_mimic4_lr_rf_*.md)
-    r"^#|\bnumber of\b|\bno\. of\b|\bcounts?\b|^n_|^% ?pos|^% ?neg|^n \(%\)",
+    r"^#|\bnumber of\b|\bno\. of\b|\bcounts?\b|^n_|^% ?pos|^% ?neg|^n \(%\)|"
+    # a difference between two results: "Val-Test Gap" (icu_readmission_30d_lightgbm_mimic4_results_summary.md)
+    r"\bgap\b|\bdifference\b|\bdelta\b|^Δ|\bchange\b|\bimprovement\b",
     re.I,
 )
 
