@@ -647,3 +647,10 @@ def test_a_gap_column_is_no_result_and_an_auc_restated_as_auroc_is_one_claim() -
     )
     got = {(c.model, c.value) for c in read_text(text).claims}
     assert got == {("CatBoost (Tuned)", 0.7412)}
+
+
+def test_chatbots_named_by_one_word_are_models() -> None:
+    text = "We compared Perplexity, Kimi and Doubao with ChatGPT on 120 questions; Kimi reached an accuracy of 71.7%."
+    record = read_text(text)
+    assert {"Perplexity", "Kimi", "Doubao", "ChatGPT"} <= {m.name for m in record.models}
+    assert found(record) == {("Kimi", "accuracy", 0.717)}

@@ -25,7 +25,10 @@ from evaluator.papers.measures import is_benchmark_or_metric
 _FAMILIES = re.compile(
     r"^(?:GPT|ChatGPT|Claude|Gemini|Gemma|MedGemma|Llama|LLaMA|Mistral|Mixtral|Qwen|Phi|PaLM|Med-PaLM|Flan-PaLM|"
     r"Meditron|BioMistral|Yi|SOLAR|InternLM|InternVL|EXAONE|DeepSeek|Falcon|Vicuna|Alpaca|MedAlpaca|ChatDoctor|"
-    r"OLMo|Grok|Copilot|HyperCLOVA|Kanana|Bard|LLaVA|BioGPT|PubMedBERT|BERT|BioBERT|XGBoost|LightGBM|CatBoost)$",
+    r"OLMo|Grok|Copilot|HyperCLOVA|Kanana|Bard|LLaVA|BioGPT|PubMedBERT|BERT|BioBERT|XGBoost|LightGBM|CatBoost|"
+    # and chatbots named by one word (chinese_nmle_six_llms_mendeley_abstract.md, antwerp_exam_six_chatbots_*.md)
+    r"Perplexity|Bing|ERNIE|Hunyuan|Kimi|Doubao|Tongyi|ChatGLM|GLM|Baichuan|Nemotron|Palmyra|Meerkat|Apollo|Aloe|"
+    r"BioMedLM|Jasper|Sonar|TabNet|DeepSurv|DeepHit)$",
     re.I,
 )
 _METHODS = re.compile(
