@@ -241,7 +241,7 @@ def test_a_change_between_two_numbers_gives_both_ends_each_marked_as_one_end_of_
 
 def test_a_value_before_a_contrast_is_not_given_to_the_model_named_after_it() -> None:
     # the value of a name the reader does not know is left out, never handed to the model of the later clause
-    record = read_text("Meerkat reached 61.2% accuracy on MedMCQA, while GPT-4 reached 72.4%.")
+    record = read_text("Korvana reached 61.2% accuracy on MedMCQA, while GPT-4 reached 72.4%.")
     assert [(c.model, c.value) for c in record.claims] == [("GPT-4", 0.724)]
     record = read_text("The model reached 61.2% accuracy on MedMCQA, whereas GPT-4 reached 72.4%.")
     assert [(c.model, c.value) for c in record.claims] == [(None, 0.612), ("GPT-4", 0.724)]
