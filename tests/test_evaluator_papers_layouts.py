@@ -654,3 +654,13 @@ def test_chatbots_named_by_one_word_are_models() -> None:
     record = read_text(text)
     assert {"Perplexity", "Kimi", "Doubao", "ChatGPT"} <= {m.name for m in record.models}
     assert found(record) == {("Kimi", "accuracy", 0.717)}
+
+
+def test_interval_levels_institutions_formats_and_task_ids_give_no_claims_or_models() -> None:
+    text = (
+        "Scores whose 90% bounds overlap, or whose 95% range of ranks is wide, may not differ. Cite it with the BibTeX "
+        "entry. The run of clinicalqa@0 at Asan Medical Center (AMC) model registry is pending."
+    )
+    record = read_text(text)
+    assert [c for c in record.claims if c.value is not None] == []
+    assert not {m.name for m in record.models} & {"BibTeX", "clinicalqa@0", "Asan Medical Center (AMC)"}

@@ -79,6 +79,8 @@ _ACRONYM_MODEL = re.compile(
 _GENERIC = re.compile(
     r"\b(?:Language|Learning|Intelligence|Unit|Database|Curve|Examination|Test|Trial|Care|Syndrome|Disease|Injury|"
     r"Failure|Infection|Disorder|Arrest|Shock|Distress|Insufficiency|Cancer|"
+    # and of an institution: "Seoul National University Hospital (SNUH)" (seed document 001)
+    r"Hospital|University|Institute|Center|Centre|College|Foundation|"
     # and of what is measured: "Mean Arterial Pressure (MAP)", "Bispectral Index (BIS)" (vitalnet_vitaldb_*.md)
     r"Pressure|Saturation|Volume|Output|Flow|Temperature|Arterial|Bispectral)\b"
 )
@@ -120,7 +122,7 @@ _NOT_MODELS = re.compile(
     r"Apache-[\d.]+|CC-BY[\w.-]*|GPL-[\d.]+|GitHub|HuggingFace|OpenAI|DeepMind|PubMed|PyTorch|TensorFlow|LaTeX|"
     # units of measure written with inner capitals: "MAP less than 65 mmHg" (hpi_forward_backward_*.md)
     r"mmHg|cmH2O|mL|dL|mEq|kDa|kPa|mmol|nmol|µmol|"
-    r"JavaScript|YouTube|LinkedIn|BenchToward|CoT|Q\d|T\d|ICD-\d{1,2}|HbA1c|CI|IQR|SD|HR|OR|RR|ROC|AI|ML|LLM|LLMs|API|GPU|CPU|RAM|SQL|URL|PDF|CSV|"
+    r"JavaScript|YouTube|LinkedIn|BenchToward|BibTeX|LaTeX|CoT|Q\d|T\d|ICD-\d{1,2}|HbA1c|CI|IQR|SD|HR|OR|RR|ROC|AI|ML|LLM|LLMs|API|GPU|CPU|RAM|SQL|URL|PDF|CSV|"
     r"USA|US|UK|EU|Korea|Korean|English|Chinese|Research|Square|Journal|Abstract|Background|Methods?|Results?|"
     r"Conclusions?|Objective|RESULTS|METHODS|BACKGROUND|CONCLUSIONS|OBJECTIVE|arXiv|DOI|PMC|PMID|NCT\d+|"
     # degrees after authors' names (acumen_hpi_single_arm_trial_scribd_abstract.md)
@@ -136,7 +138,9 @@ _NOT_MODELS = re.compile(
 # not a model's shape: a word with a citation mark ("surgery.4", "IV.3"), an identifier with a long digit run
 # ("cord-0878005-rd974tb3"), a commit hash on a copied page ("bcb7a51": bloom176b_pubmedqa_lm_eval_results_json.md),
 # an author with an affiliation number ("Kumar2": see _AUTHOR)
-_NOT_A_NAME = re.compile(r"^(?:[a-z]+|[IVX]+)\.\d{1,2}$|\d{6,}|^(?=[a-f]{0,39}\d)(?=\d{0,39}[a-f])[0-9a-f]{7,40}$")
+_NOT_A_NAME = re.compile(
+    r"@\d+$|^(?:[a-z]+|[IVX]+)\.\d{1,2}$|\d{6,}|^(?=[a-f]{0,39}\d)(?=\d{0,39}[a-f])[0-9a-f]{7,40}$"
+)
 _AUTHOR = re.compile(r"^[A-Z][a-z]+\d{1,2}$")
 
 
