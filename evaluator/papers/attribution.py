@@ -152,10 +152,9 @@ def subject_of(sentence: str, context: Context, start: int | None = None) -> str
         # (icu_mortality_mimic_eicu_logistic_abstract.md); "the 27B text model" the one sharing most of its words
         # (medgemma_27b_multimodal_zoonop_news.md)
         said = words(the_model.group(0)) - _PLAIN_QUALIFIERS
-        shared = [(len(said & words(name)), -k) for k, name in enumerate(reversed(context.named))]
-        best = max(shared, default=(0, 0))
-        if best[0]:
-            return list(reversed(context.named))[-best[1]]
+        meant = max(reversed(context.named), key=lambda name: len(said & words(name)), default=None)
+        if meant is not None and said & words(meant):  # the latest of those sharing most words
+            return meant
         if any(re.fullmatch(r"\d{1,4}(?:\.\d)?[bm]", word) for word in said):
             return None  # "The 4B variant" of a family whose 4B model the text never names: not guessed
         if len(context.subjects) == 1:

@@ -185,6 +185,13 @@ def listed_with_models(text: str) -> list[str]:
     return found
 
 
+@lru_cache(maxsize=64)
+def _defined_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for the names a text defines, the longest first: compiled once per text instead of once per name
+    and sentence (a table of hundreds of models defines hundreds of names, past the re module's cache)."""
+    return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, names)) + r")(?![\w-])")
+
+
 def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[int, str]]:
     """(position, name) of every model-like name in a sentence, in order; `defined` names (see
     `defined_names`) are given by their full name. Linear: a name's characters are marked once."""
@@ -197,9 +204,9 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
             covered[start:end] = b"\x01" * (end - start)
             found.append((start, name))
 
-    for written, full in (defined or {}).items():
-        for match in re.finditer(r"(?<![\w-])" + re.escape(written) + r"(?![\w-])", text):
-            take(match, full)
+    if defined:
+        for match in _defined_pattern(tuple(sorted(defined, key=len, reverse=True))).finditer(text):
+            take(match, defined[match.group(1)], 1)
     for match in _METHODS.finditer(text):
         take(match, _METHOD_NAMES.get(match.group(1).lower(), match.group(1)))
     for match in _ACRONYM_MODEL.finditer(text):

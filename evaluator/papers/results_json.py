@@ -27,6 +27,8 @@ _MODEL_NAME = re.compile(r'"model_name"\s{0,4}:\s{0,4}"([^"\s]{2,200})"|pretrain
 MAX_JSON = 2_000_000
 MAX_OBJECTS = 8
 _NOT_A_METRIC = re.compile(r"stderr|_std\b|alias|samples|^n$|count|version", re.I)
+# what a harness's "model" key holds when it names the backend, not the model ("hf", "vllm"), and other non-names
+NOT_A_MODEL = re.compile(r"^(?:hf|hf-auto|hf-causal|vllm|openai|true|false|none|null|\d.*)$", re.I)
 _PRETRAINED = re.compile(r"pretrained=([^,\s]{1,200})")
 
 
@@ -129,7 +131,7 @@ def _model_of(found: dict[str, Any], before: str) -> str | None:
     for where in places:
         for key in ("model_name", "model"):
             value = where.get(key)
-            if isinstance(value, str) and value.strip() and value not in ("hf", "hf-causal", "vllm"):
+            if isinstance(value, str) and value.strip() and not NOT_A_MODEL.match(value):
                 return value[:200]
     args = config.get("model_args") if isinstance(config, dict) else None
     pretrained = _PRETRAINED.search(args) if isinstance(args, str) else None

@@ -130,8 +130,9 @@ def read_rules(text: str) -> Extraction:
     links = _hf_links(text)
     # the model a results file was made for is the text's subject
     run = [c.model for c in harness if c.model][:1]
-    subjects = _unique(_MODEL_INDEX.findall(text[:5000]) + run + _subjects(body, parts, ids, links))
-    context = Context(subjects=subjects, defined=defined_names(plain(body)))
+    plain_body = plain(body)  # once: the subjects, defined names, base model and datasets are read from it
+    subjects = _unique(_MODEL_INDEX.findall(text[:5000]) + run + _subjects(body, plain_body, parts, ids, links))
+    context = Context(subjects=subjects, defined=defined_names(plain_body))
     claims: list[ExtractedClaim] = list(harness) + run_log_claims(body)
     for table in parts.tables + found_in_text:
         claims += table_claims(table, context)
@@ -149,7 +150,6 @@ def read_rules(text: str) -> Extraction:
         claims = [c for c in claims if c.model is not None]
     claims = claims[:MAX_CLAIMS]
     names = _unique(subjects + [c.model for c in claims if c.model] + _named(parts, context))[:MAX_MODELS]
-    plain_body = plain(body)
     base = find_base_model(plain_body, matter)
     single = len(subjects) == 1
     models = [
@@ -199,9 +199,8 @@ def _with_revision(org: str, repo: str, text: str) -> str:
     return f"https://huggingface.co/{org}/{repo}"
 
 
-def _subjects(body: str, parts: Segments, ids: list[str], links: list[tuple[str, str]]) -> list[str]:
-    """The models the text releases or announces (see the module docstring)."""
-    flat = plain(body)
+def _subjects(body: str, flat: str, parts: Segments, ids: list[str], links: list[tuple[str, str]]) -> list[str]:
+    """The models the text (`flat`: its plain text) releases or announces (see the module docstring)."""
     names = list(ids) + [name for name in named_models(flat) if not is_benchmark_or_metric(name)]
     for intro in _INTRODUCED.finditer(flat):  # "We release Meditron-7B and Meditron-70B, which ..."
         clause = re.split(r"[,.;:]\s|\s(?:which|that|a|an|the)\s", flat[intro.start(1) : intro.start(1) + 120])[0]

@@ -11,6 +11,7 @@ import re
 from evaluator.papers.measures import metric_of
 from evaluator.papers.names import models_in
 from evaluator.papers.record import ExtractedClaim
+from evaluator.papers.results_json import NOT_A_MODEL
 from evaluator.papers.vocabulary import canonical_metric, read_value
 
 _FENCE = re.compile(r"^ {0,3}```[^\n`]{0,20}\n(.{0,20000}?)^ {0,3}```", re.S | re.M)
@@ -26,7 +27,6 @@ _RESULT_LINE = re.compile(
     re.M | re.I,
 )
 _AVERAGE = re.compile(r"^(?:average|avg|mean|overall|all|total)$", re.I)
-_NOT_A_MODEL = re.compile(r"^(?:hf|hf-auto|vllm|openai|true|false|none|null|\d.*)$", re.I)
 MAX_BLOCKS = 200
 
 
@@ -43,7 +43,7 @@ def run_log_claims(text: str) -> list[ExtractedClaim]:
     claims: list[ExtractedClaim] = []
     for block in list(_FENCE.finditer(text))[:MAX_BLOCKS]:
         body = block.group(1)
-        named = [m.group(1) for m in _MODEL_LINE.finditer(body) if not _NOT_A_MODEL.match(m.group(1))]
+        named = [m.group(1) for m in _MODEL_LINE.finditer(body) if not NOT_A_MODEL.match(m.group(1))]
         if not named:
             claims += _metric_lines(body, _heading_model(text[: block.start()]))
             continue

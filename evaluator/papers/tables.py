@@ -16,7 +16,7 @@ import re
 
 from evaluator.papers.attribution import Context
 from evaluator.papers.claims import canonical_dataset
-from evaluator.papers.measures import benchmark_of, benchmarks_in, metric_of
+from evaluator.papers.measures import benchmark_of, benchmarks_in, metric_of, metrics_in
 from evaluator.papers.names import is_model_name, models_in
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.segment import Table
@@ -197,7 +197,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
                 model, label = column, above
                 own = metric_of(column)  # "| LR prec | LR rec |": the model and its metric in one header cell
                 if own and not metric:
-                    model, label = _METRIC_WORD.sub("", column).strip() or column, f"{above} {column}"
+                    model, label = _without_metrics(column) or column, f"{above} {column}"
             elif by_metric_rows or not (model_column or _looks_like_model(row[0])):
                 if len(context.subjects) != 1:
                     continue  # a row of results without a model: only a single-model card says whose
@@ -230,9 +230,13 @@ def _with_setting(claim: ExtractedClaim, row: str) -> ExtractedClaim:
     return claim.model_copy(update={"setting": ", ".join(dict.fromkeys(filter(None, [claim.setting, stage])))})
 
 
-_METRIC_WORD = re.compile(
-    r"\b(?:prec|rec|precision|recall|sensitivity|specificity|auroc|auprc|auc|f1|acc|accuracy)\b\.?", re.I
-)
+def _without_metrics(label: str) -> str:
+    """A header cell without the metric words the vocabulary finds in it: "LR prec" is "LR"."""
+    for start, end, _ in reversed(metrics_in(label)):
+        label = label[:start] + label[end:]
+    return " ".join(label.split())
+
+
 _CLASS_CORNER = re.compile(r"^(?:class(?:es)?|labels?|entit(?:y|ies)|entity types?|tags?|categor(?:y|ies))$", re.I)
 _FOOTNOTE_MARK = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰*†‡§]+")
 _TASK_CORNER = re.compile(r"^(?:tasks?|outcomes?|endpoints?|prediction tasks?|targets?)$", re.I)
