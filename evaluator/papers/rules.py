@@ -34,7 +34,7 @@ from evaluator.papers.measures import benchmarks_in, is_benchmark_or_metric
 from evaluator.papers.names import defined_names, is_model_name, models_in
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.results_json import json_prose, results_json
-from evaluator.papers.run_logs import run_log_claims
+from evaluator.papers.run_logs import printed_results, run_log_claims
 from evaluator.papers.scoring import words
 from evaluator.papers.segment import Segments, plain, segment, with_line_breaks
 from evaluator.papers.spaced import interval_tables, spaced_tables
@@ -85,8 +85,9 @@ _TRAINER_TITLE = re.compile(r"(?m)^#{0,2} ?([A-Za-z0-9][\w.-]{1,95})[ \t]*\n*Thi
 # (pubmedbert_pubmedqa_bm25_readme_table.md), "Model: GPT-4o"
 # or a script's line that loads it: 'model = "johnsnowlabs/JSL-Med-Sft-Llama-3-8B"' (jsl_med_sft_llama3_8b_*.md)
 _MODEL_FIELD = re.compile(
-    r"(?mi)^[ \t]{0,4}(?:[-*+][ \t]{1,3})?\**(?:model|model name|model id|model_id|model_name)\**[ \t]*[:=]\**[ \t]*"
-    r"[`\"']?([^`\"'\n]{2,100})"
+    r"(?mi)^[ \t]{0,4}(?:[-*+][ \t]{1,3})?\**(?:model|model name|model id|model_id|model_name)\**[ \t]*"
+    # after "=" only a quoted string names it: "model = PeftModel.from_pretrained(base, ...)" is code, not a name
+    r"(?::\**[ \t]*[`\"']?|=[ \t]*[`\"'])([^`\"'\n]{2,100})"
 )
 _MODEL_INDEX = re.compile(r"model-index:\s{0,20}-\s{0,4}name:\s{0,4}['\"]?([A-Za-z0-9][\w.-]{1,95})")
 # a text that is itself a meta-analysis or a systematic review reports pooled estimates over many models: a value
@@ -123,7 +124,8 @@ def read_rules(text: str) -> Extraction:
     harness, rest = results_json(text[matter.end :])
     body = json_prose(rest)
     found_in_text = spaced_tables(body) + interval_tables(body)
-    rows = {line for table in found_in_text for line in table.lines[1:]}
+    printed, printed_lines = printed_results(body)
+    rows = {line for table in found_in_text for line in table.lines[1:]} | printed_lines
     # a table found in running text is read once, as its cells, and not again as prose
     parts = segment("\n".join("" if line.strip() in rows else line for line in body.splitlines()) if rows else body)
     ids = model_name_ids(body)
@@ -133,7 +135,7 @@ def read_rules(text: str) -> Extraction:
     plain_body = plain(body)  # once: the subjects, defined names, base model and datasets are read from it
     subjects = _unique(_MODEL_INDEX.findall(text[:5000]) + run + _subjects(body, plain_body, parts, ids, links))
     context = Context(subjects=subjects, defined=defined_names(plain_body))
-    claims: list[ExtractedClaim] = list(harness) + run_log_claims(body)
+    claims: list[ExtractedClaim] = list(harness) + run_log_claims(body) + printed
     for table in parts.tables + found_in_text:
         claims += table_claims(table, context)
     for name in {c.model for c in claims if c.model and len(c.model) <= 60 and "|" not in c.model}:

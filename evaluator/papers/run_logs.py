@@ -2,19 +2,24 @@
 names its model ("llm_name: OpenAI/gpt-4.1-nano": flare_med_gpt41nano_mirage_cot_rag_results.md). Each task's
 line is one claim; the block's averages restate them, and its times, counts and settings are no results. Other
 fenced code is not read (segment.py leaves it out).
+
+A script's printed results, fenced or not, are read too: a line that announces whose results follow ("[DONE]
+TRANSFORMER model test results:", "Results for XGBoost:", "Model: GPT-4o") over a block of "metric: value" lines or
+a printed dict ({'P@10': 0.308, 'Acc@10': 0.213}), with the short label above it as the run's setting ("5%:")
+(mimic4_trinetx_transformer_results_log_project1.md). Its lines are no prose.
 """
 
 from __future__ import annotations
 
 import re
 
-from evaluator.papers.measures import metric_of
-from evaluator.papers.names import models_in
+from evaluator.papers.measures import is_benchmark_or_metric, metric_of, metrics_in
+from evaluator.papers.names import is_model_name, models_in
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.results_json import NOT_A_MODEL
 from evaluator.papers.vocabulary import canonical_metric, read_value
 
-_FENCE = re.compile(r"^ {0,3}```[^\n`]{0,20}\n(.{0,20000}?)^ {0,3}```", re.S | re.M)
+_FENCE = re.compile(r"^ {0,3}```[^\n`]{0,20}\n(.{0,20000}?)^ {0,3}```[ \t]*$", re.S | re.M)
 _MODEL_LINE = re.compile(
     r"^\s{0,8}(?:llm_name|model_name|model_id|model|model_path|pretrained)\s{0,4}[:=]\s{0,4}['\"]?"
     r"([A-Za-z0-9][\w./-]{1,120})",
@@ -28,6 +33,28 @@ _RESULT_LINE = re.compile(
 )
 _AVERAGE = re.compile(r"^(?:average|avg|mean|overall|all|total)$", re.I)
 MAX_BLOCKS = 200
+MAX_LINES = 20000
+_KEY_VALUE = re.compile(
+    r"^\s{0,8}(?:[-*]\s{1,2})?([A-Za-z][\w ./()-]{0,30}?(?:@\d{1,3})?)\s{0,4}[:=]\s{0,4}"
+    r"(-?\d{0,3}\.\d{1,17}|\d{1,3}(?:\.\d{1,4})?%)\s{0,4}[,;]?\s*$"
+)
+_DICT_PAIR = re.compile(r"['\"]([A-Za-z][\w ./()-]{0,30}?(?:@\d{1,3})?)['\"]\s{0,2}:\s{0,2}(-?\d{0,3}\.\d{1,17})\b")
+# whose results a line announces: "[DONE] MLP model test results:", "Results for XGBoost:", "Model: GPT-4o",
+# "Evaluating BioBERT ..."
+_ANNOUNCES = re.compile(
+    r"^\s{0,8}(?:\[\w{1,10}\]\s{0,2})?(?:"
+    r"(?P<a>[A-Za-z][\w.+/-]{1,60})(?P<kind> model| classifier)? (?:test |validation |val |eval(?:uation)? |final )?"
+    r"(?:results?|metrics|scores|performance)\b"
+    r"|(?:test |eval(?:uation)? |final )?(?:results?|metrics|scores|performance) (?:for|of) (?:the )?"
+    r"(?P<b>[A-Za-z][\w.+/-]{1,60})"
+    r"|(?:model|model_name|model name)\s{0,2}[:=]\s{0,2}['\"]?(?P<c>[A-Za-z][\w.+/-]{1,60})"
+    r"|(?:evaluating|testing) (?:the )?(?P<d>[A-Za-z][\w.+/-]{1,60})"
+    r")",
+    re.I,
+)
+_LABEL = re.compile(r"^\s{0,3}(?:#{1,6}\s{0,2})?([^:#\n]{1,40}?):?\s*$")
+_NOT_NAMED = re.compile(r"^(?:the|our|this|that|each|every|best|final|base|baseline|proposed|trained|new|a|an)$", re.I)
+_COUNT_LINE = re.compile(r"^\s{0,8}(?:TP|FP|TN|FN|confusion matrix)\b", re.I)
 
 
 # a line of several metrics a script printed: "Accuracy: 0.8922, Precision: 0.5740, Recall: 0.2594, AUC-ROC: 0.8295"
@@ -109,3 +136,97 @@ def _metric_lines(body: str, model: str | None) -> list[ExtractedClaim]:
                 )
             )
     return claims
+
+
+def printed_results(text: str) -> tuple[list[ExtractedClaim], set[str]]:
+    """The claims of a script's printed result blocks (see the module docstring), and the lines they were read
+    from, which are then no prose."""
+    lines = text.splitlines()[:MAX_LINES]
+    claims: list[ExtractedClaim | None] = []
+    used: set[str] = set()
+    at = 0
+    while at < len(lines):
+        pairs, end = _pairs_from(lines, at)
+        if len(pairs) < 2:
+            at += 1
+            continue
+        model, label = _announced(lines, at)
+        if model is not None:
+            used.update(line.strip() for line in lines[at:end])
+            claims += [_printed_claim(model, key, raw, label, lines[at:end]) for key, raw in pairs]
+        at = end
+    return [c for c in claims if c is not None], used
+
+
+def _pairs_from(lines: list[str], at: int) -> tuple[list[tuple[str, str]], int]:
+    """The metric pairs of the block starting at line `at` (one line with a printed dict, or a run of "metric:
+    value" lines), and where it ends."""
+    on_line = [(k, v) for k, v in _DICT_PAIR.findall(lines[at]) if _metric_key(k)]
+    if on_line:
+        return on_line, at + 1
+    pairs: list[tuple[str, str]] = []
+    end = at
+    while end < len(lines) and (match := _KEY_VALUE.match(lines[end])) and _metric_key(match.group(1)):
+        pairs.append((match.group(1), match.group(2)))
+        end += 1
+    return pairs, max(end, at + 1)
+
+
+def _metric_key(key: str) -> str | None:
+    """The metric a printed key names: "auc", "f1", "Acc@10" ("acc@10"), else None ("threshold", "loss")."""
+    base, at, _ = key.strip().partition("@")
+    if at:
+        return (
+            key.strip().lower()
+            if base.lower() in ("p", "r", "acc", "hits", "ndcg", "map", "mrr") or metric_of(base)
+            else None
+        )
+    plain = re.sub(r"^(?:test|val|valid|eval|final)[_ ]", "", key.strip(), flags=re.I).replace("_", " ")
+    found = metrics_in(plain)
+    return found[0][2] if len(found) == 1 and found[0][:2] == (0, len(plain)) else None
+
+
+def _announced(lines: list[str], at: int) -> tuple[str | None, str | None]:
+    """The model the nearest line above a block (or the block's own line) announces, within a few lines, past
+    counts ("TP: 496, FP: 201") and blank lines; and the short label above that line ("5%:"), as its setting."""
+    for back in range(at, max(-1, at - 6), -1):
+        line = lines[back]
+        if back < at and (not line.strip() or _COUNT_LINE.match(line)):
+            continue
+        found = _ANNOUNCES.match(line)
+        if found:
+            name = next(g for g in found.group("a", "b", "c", "d") if g)
+            # "MLP model test results": the line says it is a model, whatever its shape; else its shape must say so
+            said = bool(found.group("kind")) and not _NOT_NAMED.match(name)
+            if NOT_A_MODEL.match(name) or is_benchmark_or_metric(name) or not (said or is_model_name(name)):
+                return None, None
+            return name, _label_above(lines, back)
+        if back < at:
+            return None, None
+    return None, None
+
+
+def _label_above(lines: list[str], at: int) -> str | None:
+    for line in reversed(lines[max(0, at - 3) : at]):
+        if not line.strip() or _COUNT_LINE.match(line) or _KEY_VALUE.match(line):
+            continue
+        label = _LABEL.match(line)
+        return label.group(1).strip() if label else None
+    return None
+
+
+def _printed_claim(model: str, key: str, raw: str, label: str | None, block: list[str]) -> ExtractedClaim | None:
+    metric = _metric_key(key)
+    reading = read_value(raw, metric=metric)
+    if metric is None or reading is None or reading.value is None:
+        return None
+    return ExtractedClaim(
+        model=model,
+        metric=metric,
+        value=reading.value,
+        raw_value=raw,
+        unit=reading.unit,
+        setting=label,
+        evidence="\n".join(block)[:600],
+        notes=["read from a script's printed results"],
+    )

@@ -23,6 +23,9 @@ MAX_SENTENCE = 1500
 
 _HTML_TABLE = re.compile(r"<table\b.{0,200000}?</table>", re.I | re.S)
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)[ \t]{0,4}([\w+-]{0,20})")
+# a fence closes only on a line of the same marks and nothing else (CommonMark): "```bash" opens a block and never
+# closes one, so a stray opener in a README does not turn the rest of the text inside out
+_CLOSING = re.compile(r"^[ \t]{0,3}(```|~~~)[`~]*[ \t]*$")
 _LINK = re.compile(r"!?\[([^\]\n]{0,300})\]\((https?://[^)\s]{1,300}|[^)\s]{0,300})\)")
 # a tag opens with a letter or "/": "(P<0.05).The ... (P>0.05)" is not one (chatgpt_chinese_licensing_*.md)
 _MARKUP = re.compile(r"</?[A-Za-z][^<>\n]{0,300}>|\*{1,3}|`{1,3}|(?<![A-Za-z0-9])_{1,3}|_{1,3}(?![A-Za-z0-9])")
@@ -223,12 +226,13 @@ def _lines(text: str) -> list[str]:
     """Lines, with fenced CSV blocks turned into Markdown tables and other fenced code left out."""
     out: list[str] = []
     fence: str | None = None
+    opened = ""
     block: list[str] = []
     for line in (piece for whole in _unglued(_rejoined(text.splitlines())) for piece in unflattened(whole)):
         match = _FENCE.match(line)
         if fence is None and match:
-            fence, block = match.group(2).lower() or "code", []
-        elif fence is not None and match:
+            fence, opened, block = match.group(2).lower() or "code", match.group(1), []
+        elif fence is not None and (closing := _CLOSING.match(line)) and closing.group(1) == opened:
             out.extend(csv_to_markdown("\n".join(block)).splitlines() if fence == "csv" else [])
             out.append("")
             fence = None

@@ -138,3 +138,61 @@ def cell_number(cell: str) -> str | None:
 # a cell's value, perhaps with its interval in brackets ("0.257 [0.248,0.265]": icu_readmission_ode_rnn_attention_*
 # .md; "97.6 (96.3, 98.5)") or a spread after it ("71.2 ± 1.1")
 _CELL = re.compile(r"^(-?\d{1,3}(?:\.\d{1,10})?|-?\.\d{1,10}) ?(%)?(?: ?\(.{0,40}\)| ?\[.{0,40}\]| ?±.{0,20})?$")
+
+
+_SKIP_COLUMNS = re.compile(
+    r"^(?:#|n|params?|parameters|size|model size|#? ?params?.{0,12}|year|date|release.{0,6}|licen[sc]e|tokens?|"
+    r"context.{0,8}|type|open|weights|link|url|base(?: model)?|provider|institution|organi[sz]ation|notes?|"
+    r"status|target|duration|phase|aspect|vram.{0,8}|training time|time|run ?time|inference time|support)$",
+    re.I,
+)
+# a column of what a result cost or how it was run, not how well: "Input $/1M", "Price", "Latency (s)", "Tokens/s",
+# "Params (B)", "Context" (leaderboards beside their scores: medqa_leaderboard_aihealthinstitute_ci_table.md)
+_COST_COLUMN = re.compile(
+    r"\$|€|\bprices?\b|\bcosts?\b|\busd\b|/ ?1?m\b|\bper (?:1m|million|1k)\b|\blatency\b|\bthroughput\b|tokens? ?/ ?s|"
+    r"\bspeed\b|\bparams?\b|\bparameters\b|\bloss\b|\bcontext (?:length|window)\b|\bdate\b|"
+    # counts: "# of MCQs" (medmobile_paper_review_html_sizes_table.md), "n_pos", "% pos" (metre_mimic4_lr_rf_*.md)
+    r"^#|\bnumber of\b|\bno\. of\b|\bcounts?\b|^n_|^% ?pos|^% ?neg|^n \(%\)|"
+    # a difference between two results: "Val-Test Gap" (icu_readmission_30d_lightgbm_mimic4_results_summary.md)
+    r"\bgap\b|\bdifference\b|\bdelta\b|^Δ|\bchange\b|\bimprovement\b|"
+    # what a run used: "Runtime (s)", "GPU Mem Allocated (MB)", and the data it was given: "Train Split", "Train size"
+    # (pubmedqa_llama31_8b_lora_vs_prompting_results_readme.md)
+    r"\bruntime\b|\bwall[- ]?clock\b|\((?:m?s|secs?|seconds|mins?|minutes|h|hrs?|hours|[kmgt]i?b)\)|\bmem(?:ory)?\b|"
+    r"\bvram\b|\btrain(?:ing)?[ _-]?(?:split|size|samples?|examples?|set size)\b|"
+    # how many things it was run on: "Examples", "n_samples", "Questions", "Patients"
+    r"^(?:#|n|no\.|num)?[ _]?(?:examples|samples|questions|items|cases|patients|shots)$",
+    re.I,
+)
+
+
+def not_a_score(label: str) -> bool:
+    """A column (or a row, when models head the columns) of what a model is or costs, not of how well it did."""
+    return bool(_SKIP_COLUMNS.match(label.strip()) or _COST_COLUMN.search(label))
+
+
+# what a run cost is no part of its setting: "Runtime (s)", "GPU Mem (MB)", "train_loss", "samples_per_sec"
+_RUN_COST = re.compile(
+    r"\bruntime\b|\btime\b|\bmem|\blatency|\bthroughput|\bspeed|tokens? ?/|\([^()]{1,4}\)$|loss|_per_", re.I
+)
+
+
+def run_settings(columns: list[str], rows: list[list[str]]) -> dict[int, str]:
+    """The setting of each run of a model a table lists more than once: the cells of its columns that are not
+    results ("Mode", "Train Split", "rank") where they differ between that model's rows. The same scores under
+    other settings are other results (pubmedqa_llama31_8b_lora_vs_prompting_results_readme.md), not one restated."""
+    by_model: dict[str, list[list[str]]] = {}
+    for row in rows:
+        by_model.setdefault(row[0].strip(), []).append(row)
+    settings: dict[int, str] = {}
+    for runs in (group for group in by_model.values() if len(group) > 1):
+        described = [
+            i
+            for i, column in enumerate(columns, start=1)
+            if (not_a_score(column) or not any(cell_number(r[i]) for r in runs if i < len(r)))
+            and not _RUN_COST.search(column)
+            and len({r[i].strip() if i < len(r) else "" for r in runs}) > 1
+        ]
+        for row in runs:
+            cells = [f"{columns[i - 1].strip()} {row[i].strip()}" for i in described if i < len(row) and row[i].strip()]
+            settings[id(row)] = ", ".join(cells)[:200]
+    return settings

@@ -25,35 +25,13 @@ from evaluator.papers.table_shapes import (
     cell_number,
     is_training_log,
     model_column_first,
+    not_a_score,
+    run_settings,
     with_sub_header,
     without_prior_work,
     without_rank_columns,
 )
 from evaluator.papers.vocabulary import canonical_metric, has_percent_hint, read_value, settings_of, subset_of
-
-_SKIP_COLUMNS = re.compile(
-    r"^(?:#|n|params?|parameters|size|model size|#? ?params?.{0,12}|year|date|release.{0,6}|licen[sc]e|tokens?|"
-    r"context.{0,8}|type|open|weights|link|url|base(?: model)?|provider|institution|organi[sz]ation|notes?|"
-    r"status|target|duration|phase|aspect|vram.{0,8}|training time|time|run ?time|inference time|support)$",
-    re.I,
-)
-# a column of what a result cost or how it was run, not how well: "Input $/1M", "Price", "Latency (s)", "Tokens/s",
-# "Params (B)", "Context" (leaderboards beside their scores: medqa_leaderboard_aihealthinstitute_ci_table.md)
-_COST_COLUMN = re.compile(
-    r"\$|€|\bprices?\b|\bcosts?\b|\busd\b|/ ?1?m\b|\bper (?:1m|million|1k)\b|\blatency\b|\bthroughput\b|tokens? ?/ ?s|"
-    r"\bspeed\b|\bparams?\b|\bparameters\b|\bloss\b|\bcontext (?:length|window)\b|\bdate\b|"
-    # counts: "# of MCQs" (medmobile_paper_review_html_sizes_table.md), "n_pos", "% pos" (metre_mimic4_lr_rf_*.md)
-    r"^#|\bnumber of\b|\bno\. of\b|\bcounts?\b|^n_|^% ?pos|^% ?neg|^n \(%\)|"
-    # a difference between two results: "Val-Test Gap" (icu_readmission_30d_lightgbm_mimic4_results_summary.md)
-    r"\bgap\b|\bdifference\b|\bdelta\b|^Δ|\bchange\b|\bimprovement\b",
-    re.I,
-)
-
-
-def _not_a_score(label: str) -> bool:
-    """A column (or a row, when models head the columns) of what a model is or costs, not of how well it did."""
-    return bool(_SKIP_COLUMNS.match(label.strip()) or _COST_COLUMN.search(label))
-
 
 # a first column of reference answers or opponents: "| Ref. response | Win rate |" rows GPT-4, Claude-2 are what the
 # model named above the table was compared against, not models with those values (medical_llama2_gpt4_judge_*.md)
@@ -169,7 +147,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
             and all(
                 _looks_like_model(c) or re.fullmatch(r"[A-Z][A-Za-z0-9+-]{1,11}(?: [a-z]{2,6}\.?)?", c.strip())
                 for c in columns
-                if not _not_a_score(c)
+                if not not_a_score(c)
             )
         )
     )
@@ -184,6 +162,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     percent_table = any(benchmark_of(c) for c in columns) and any(_above_one(c) for r in rows for c in r[1:])
     claims = []
     above = ""
+    runs = {} if models_in_header else run_settings(columns, rows)
     for row, line in zip(table.rows, table.lines[1:], strict=False):
         above = row[0] if row and row[0].strip() else above  # a blank first cell continues the row above
         if row not in rows or (not models_in_header and (_HUMAN_ROW.match(row[0]) or _NO_NAME.match(row[0].strip()))):
@@ -192,7 +171,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
         metric = canonical_metric(written) if written else None
         for column, cell in zip(columns, row[1:], strict=False):
             if models_in_header:
-                if _not_a_score(column):
+                if not_a_score(column):
                     continue
                 model, label = column, above
                 own = metric_of(column)  # "| LR prec | LR rec |": the model and its metric in one header cell
@@ -210,6 +189,8 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
                 model, label = row[0], column
             named = metric or _described_metric(row, column)
             claim = _cell_claim(table, corner, label, model, cell, f"{table.lines[0]}\n{line}", percent_table, named)
+            if claim is not None and id(row) in runs:
+                claim = claim.model_copy(update={"setting": ", ".join(filter(None, [claim.setting, runs[id(row)]]))})
             if claim is not None:
                 claims.append(_with_setting(claim, row[0]) if _SETTING_ROW.match(row[0].strip()) else claim)
     return claims
@@ -357,7 +338,7 @@ def _cell_claim(
 ) -> ExtractedClaim | None:
     raw = cell_number(cell)
     label = _FOOTNOTE_MARK.sub("", label)  # "Correctness²", "Price³": a header's footnote mark is not its name
-    if raw is None or _not_a_score(label) or not model.strip():
+    if raw is None or not_a_score(label) or not model.strip():
         return None
     metric = metric or metric_of(label) or metric_of(corner) or metric_of(table.caption)
     dataset = canonical_dataset(benchmark_of(label) or benchmark_of(corner) or benchmark_of(table.caption))

@@ -1,0 +1,85 @@
+"""Results as scripts print them and as README tables repeat them, written here in forms the corpus does not hold:
+"metric: value" blocks and printed dicts under a line announcing whose results they are, a README whose stray
+code fence would turn the rest inside out, a `model = ...` line of code, and a table listing one model once per
+run, beside its runtime and memory."""
+
+from __future__ import annotations
+
+import asyncio
+
+from evaluator.papers import PaperRecord, RuleExtractor
+
+
+def read_text(text: str) -> PaperRecord:
+    return asyncio.run(RuleExtractor().extract(text, source="inline"))
+
+
+def found(record: PaperRecord) -> set[tuple[str | None, str | None, float | None]]:
+    return {(c.model, c.metric, c.value) for c in record.claims}
+
+
+PRINTED = """# Sepsis onset, 6-hour horizon
+
+Fold 3 of 5.
+
+Results for XGBoost:
+    AUROC = 0.842
+    AUPRC = 0.391
+    threshold = 0.5
+
+holdout:
+Confusion Matrix:
+  TP: 88, FP: 40
+LightGBM model validation results: {'auc': 0.861, 'f1': 0.52, 'n_samples': 1200, 'Hits@5': 0.44}
+"""
+
+
+def test_printed_metric_blocks_and_dicts_are_the_announced_models_results_and_counts_thresholds_are_not() -> None:
+    record = read_text(PRINTED)
+    assert found(record) == {
+        ("XGBoost", "auroc", 0.842),
+        ("XGBoost", "auprc", 0.391),
+        ("LightGBM", "auc", 0.861),
+        ("LightGBM", "f1", 0.52),
+        ("LightGBM", "hits@5", 0.44),
+    }
+    assert {c.setting for c in record.claims if c.model == "LightGBM"} == {"holdout"}
+
+
+def test_printed_metrics_that_no_line_says_whose_they_are_name_no_model() -> None:
+    record = read_text("Final results:\n  accuracy: 0.91\n  f1: 0.88\n\nThe results of the best run:\n  auc: 0.77\n")
+    assert all(c.model is None for c in record.claims)
+    assert not any(m.name.lower() in ("final", "best") for m in record.models)
+
+
+STRAY_FENCE = """# Prompting vs adapters on MedMCQA
+
+- **Metrics:** accuracy
+```
+
+## Setup
+```bash
+pip install -r requirements.txt
+```
+
+```python
+model = AutoModel.from_pretrained(base_path, trust_remote_code=True)
+```
+
+## Results
+
+| Model | Prompt | Examples | Accuracy | Latency (ms) | Peak memory (GB) |
+|---|---|---|---|---|---|
+| Qwen2.5-7B-Instruct | plain | 200 | 0.612 | 310.5 | 15.2 |
+| Qwen2.5-7B-Instruct | few-shot | 200 | 0.655 | 402.1 | 15.2 |
+| Qwen2.5-7B-Instruct | plain | 50 | 0.612 | 298.0 | 15.2 |
+"""
+
+
+def test_a_stray_fence_does_not_hide_the_results_and_one_models_runs_are_each_a_result() -> None:
+    record = read_text(STRAY_FENCE)
+    claims = sorted((c.value, c.setting or "") for c in record.claims if c.model == "Qwen2.5-7B-Instruct")
+    assert [value for value, _ in claims] == [0.612, 0.612, 0.655]  # the same score in two runs is two results
+    assert all("Prompt" in setting and "Latency" not in setting for _, setting in claims)
+    assert {c.metric for c in record.claims} == {"accuracy"}  # no latency, memory or example count is a score
+    assert not any("AutoModel" in m.name or "(" in m.name for m in record.models)  # a line of code names no model
