@@ -83,3 +83,26 @@ def test_a_stray_fence_does_not_hide_the_results_and_one_models_runs_are_each_a_
     assert all("Prompt" in setting and "Latency" not in setting for _, setting in claims)
     assert {c.metric for c in record.claims} == {"accuracy"}  # no latency, memory or example count is a score
     assert not any("AutoModel" in m.name or "(" in m.name for m in record.models)  # a line of code names no model
+
+
+def test_abstract_sentences_pair_lists_read_words_for_accuracy_and_leave_counts_exponents_and_thresholds() -> None:
+    text = (
+        "MethodsWe compared three classifiers. "
+        "ResultsThe cohorts of LightGBM, elastic net, and KNN reached AUROCs of 0.861, 0.842 and 0.790 on held-out "
+        "wards. Claude-Instant answered correctly 68.5% of the time, while Llama 3.1 70B 74.2% and Mistral 7B 55.0% "
+        "were less accurate. The pass threshold was set at 60%. Answers were scored with 4 rubric dimensions. "
+        "The tuned SOFA (AUROC 0.71 and Brier score 0.140) was worse than APACHE 3 (AUROC 0.77 and Brier score "
+        "0.121), p <10−8 for both."
+    )
+    record = read_text(text)
+    assert found(record) >= {
+        ("LightGBM", "auroc", 0.861),
+        ("elastic net", "auroc", 0.842),
+        ("KNN", "auroc", 0.79),
+        ("Claude-Instant", "accuracy", 0.685),
+        ("APACHE 3", "brier", 0.121),
+    }
+    assert {c.value for c in record.claims} <= {0.861, 0.842, 0.79, 0.685, 0.742, 0.55, 0.71, 0.14, 0.77, 0.121}
+    names = {m.name for m in record.models}
+    assert "Llama 3.1 70B" in names and "Mistral 7B" in names  # a value after a name is no version of it
+    assert not any(n.startswith(("Methods", "Results")) for n in names)  # nor is a section label part of one

@@ -24,6 +24,8 @@ def respectively(
     listed = _list_before(sentence, numbers, word.start()) if word else []
     if word is None:
         listed = _paired_list(sentence, numbers, metrics)
+    if word is None and not listed:
+        return _model_list(sentence, numbers, models)
     if len(listed) < 2:
         return {}
     first = numbers[listed[0]][0]
@@ -95,3 +97,26 @@ def _paired_list(sentence: str, numbers: list[Number], metrics: list[tuple[int, 
 
 def _distinct(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
+
+
+def _model_list(
+    sentence: str, numbers: list[Number], models: list[tuple[int, str]]
+) -> dict[int, tuple[str | None, str | None]]:
+    """ "the models of KNN, logistic regression, decision tree, random forest, neural network, bagging, and XGBoost
+    ... obtained AUCs of 0.806, 0.818, 0.743, 0.819, 0.780, 0.803, and 0.88" without "respectively": a list of three
+    or more models and a list of as many values after it pair by position
+    (mechanically_ventilated_mortality_ml_mimic3_pmc_abstract.md)."""
+    names = _distinct([n for _, n in models])
+    if len(names) < 3 or len(names) != len(models):
+        return {}
+    joined = all(
+        re.fullmatch(r",? (?:and |or )?", sentence[a + len(name) : b])
+        for (a, name), (b, _) in itertools.pairwise(models)
+    )
+    after = [i for i, n in enumerate(numbers) if n[0] > models[-1][0]]
+    if not joined or len(after) != len(names):
+        return {}
+    gaps = [sentence[numbers[i][1] : numbers[j][0]] for i, j in itertools.pairwise(after)]
+    if not all(_LIST_GAP.fullmatch(gap) for gap in gaps):
+        return {}
+    return {index: (None, name) for index, name in zip(after, names, strict=True)}

@@ -66,7 +66,12 @@ METRIC_WORDS = (
     ),
     ("auprc", r"AUPRC|AUPR|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curves?|average precision"),
     ("auc", r"AUC|area under the curve|T-?AUC|time-dependent AUC"),  # "The TAUCs of the implemented model were ..."
-    ("accuracy", r"accuracy|accuracies|acc\.?|acc-%|정답률|정확도"),  # "Test Set (Acc-%)" (medmcqa_paperswithcode_*.md)
+    # "Test Set (Acc-%)" (medmcqa_paperswithcode_*.md); and said in words: "correctly answering 93.1%", "less
+    # accurate in the M1 (GPT-3.5 77.10%, ...)" (german_m1_m2_gpt_gemini_gma2024_egms_abstract.md)
+    (
+        "accuracy",
+        r"accuracy|accuracies|acc\.?|acc-%|정답률|정확도|correctly answer(?:ed|ing|s)?|answered correctly|accurate",
+    ),
     ("f1", r"F1(?:[- ]score)?|macro[- ]F1|F1 ?점수"),
     # a table's "Sens." and "Spec." (covews_timeframe_models_supplementary_table.md); the period is needed
     ("sensitivity", r"sensitivity|sens\.|민감도"),
@@ -96,6 +101,10 @@ METRIC_WORDS = (
     ("msle", r"MSLE|mean squared log(?:arithmic)? error"),
     ("mse", r"MSE|mean squared error"),
     ("reproducibility", r"reproducibility"),
+    # text-overlap scores, which are no model ("a BERTScore of 0.86": arahealthqa_llm_majority_voting_*.md); each
+    # keeps its written variant ("BLEU-4", "ROUGE-L")
+    ("bertscore", r"BERT ?Score"),
+    ("meteor", r"METEOR"),
     ("score", r"score[sd]?|scoring|점수"),
 )
 _METRIC = re.compile(

@@ -42,6 +42,8 @@ _METHODS = re.compile(
     r"random[ -]forests?(?: classifiers?)?|support vector machines?|multi-?layer perceptrons?|decision trees?|"
     r"na[iï]ve Bayes|k-nearest neighbou?rs?|gated recurrent units?|"
     r"long short-term memory|CNN|RNN|LSTM|GRU|DNN|ANN|MLP|XGB|LGBM|"
+    # "the models of KNN, logistic regression, ... bagging, and XGBoost" (mechanically_ventilated_*_abstract.md)
+    r"KNN|k-NN|bagging|LASSO(?: regression)?|elastic[- ]net|ridge regression|"
     # "gradient boosted trees (GBT) ... the admission GBT model" (icu_admission_mortality_gbt_bmc_abstract.md)
     r"gradient boosted trees?|GBT|GBM|SVM|"
     r"1D-CNN(?: ?\+ ?LSTM)?|"
@@ -54,7 +56,8 @@ _METHODS = re.compile(
 # aitrics_prompt_picu_mortality_garamstay_ko.md, cardiac_arrest_8h_vital_signs_*_ko.md): a short fixed vocabulary,
 # like the benchmarks', written in capitals
 _CLINICAL_SCORES = re.compile(
-    r"(?<![\w-])(q?SOFA|APACHE(?: I{1,3}| IV)?|SAPS(?: I{1,3})?|MEWS|PIM ?[23]?|PRISM(?: I{1,3}| IV)?|KTAS|CURB-65|"
+    r"(?<![\w-])(q?SOFA|APACHE(?: I{1,3}| IV| [234])?|SAPS(?: I{1,3}| [23])?|MEWS|PIM ?[23]?|PRISM(?: I{1,3}| IV)?|"
+    r"KTAS|CURB-65|"
     r"Surgical Apgar(?: Score)?)(?![\w-])"
 )
 _DEFINED = re.compile(
@@ -100,7 +103,8 @@ _METHOD_NAMES = {
 # a hub name runs long: "BiomedNLP-PubMedBERT-base-uncased-abstract-fulltext-finetuned-pubmedqa-1"
 _TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+){0,12}"
 _VERSION = (
-    r"(?:v?\d{1,3}(?:\.\d{1,2})?[A-Za-z]{0,2}|[RV]\d{1,2}(?:\.\d)?|\d{1,3}x\d{1,3}[BbMm]|[Pp]ro|[Ff]lash|[Uu]ltra|[Ss]onnet|[Oo]pus|"
+    # a version is short ("3", "3.5", "v1.2", "4o", "70B"); "0.85" or "77.10" after a name is its value, not a version
+    r"(?:v\d{1,3}(?:\.\d{1,2})?[A-Za-z]{0,2}|(?!0\.)\d(?:\.\d{1,2})?[A-Za-z]{0,2}|\d{2,3}(?:\.\d)?[A-Za-z]{1,2}|\d{2}|[RV]\d{1,2}(?:\.\d)?|\d{1,3}x\d{1,3}[BbMm]|[Pp]ro|[Ff]lash|[Uu]ltra|[Ss]onnet|[Oo]pus|"
     r"[Hh]aiku|[Tt]urbo|[Mm]ini|[Ii]nstruct|[Cc]hat|[Bb]ase|[Ll]arge|"
     # a variant after a size: "MedGemma 27B Text-IT", "MedGemma 27B Multimodal" (medgemma_27b_*.md), "Gemini Pro Vision"
     r"[Tt]ext(?:-IT)?|IT|[Mm]ultimodal|[Vv]ision|[Pp]lus|[Nn]ano)"
@@ -108,7 +112,7 @@ _VERSION = (
 _CANDIDATE = re.compile(
     r"(?<![\w./@-])("
     r"[A-Za-z0-9][\w.-]{0,60}/[A-Za-z0-9][\w.-]{0,80}"  # org/name
-    r"|" + _TOKEN + r"(?: " + _VERSION + r"){1,3}(?![\w-]|\.\w)"  # word + versions/sizes/tiers
+    r"|" + _TOKEN + r"(?: " + _VERSION + r"){1,3}(?![\w-]|\.\w| ?%)"  # word + versions/sizes/tiers
     r"|" + _TOKEN + r")"
 )
 # a Korean transliteration glued to a Latin model word: "챗GPT" (ChatGPT), "펍메드GPT" (PubMedGPT)
@@ -141,6 +145,7 @@ _NOT_MODELS = re.compile(
 _NOT_A_NAME = re.compile(
     r"@\d+$|^(?:[a-z]+|[IVX]+)\.\d{1,2}$|\d{6,}|^(?=[a-f]{0,39}\d)(?=\d{0,39}[a-f])[0-9a-f]{7,40}$"
 )
+_NOT_A_TIER = re.compile(r"-(?:Finetuned|Fine-tuned|Tuned|Based|Specific|Level|Style|Aware|Only|Free|like|type)$", re.I)
 _AUTHOR = re.compile(r"^[A-Z][a-z]+\d{1,2}$")
 
 
@@ -317,9 +322,11 @@ def is_model_name(name: str) -> bool:
     hyphen_caps = (
         bool(re.match(r"^[A-Z][\w]*-[A-Z]", name))
         and bool(re.search(r"[A-Z]{2}|[a-z][A-Z]", name))
-        and not re.search(r"-(?:Finetuned|Fine-tuned|Tuned|Based|Specific|Level|Style|Aware|Only|Free)$", name, re.I)
+        and not _NOT_A_TIER.search(name)
     )
     if has_digit:
         # "o1", "o3-mini" are models; a feature "x1" is not (doa_index_stacked_regressor_nn_bis_eeg_readme.md)
         return bool(re.match(r"^[A-Za-z]", name)) and bool(re.search(r"[A-Za-z]{2}|^o\d", name))
-    return inner_capital or hyphen_caps or bool(_FAMILIES.match(name))
+    # a family's name with a tier after a hyphen: "Gemini-Pro", "Claude-Instant" (german_m1_m2_*_abstract.md)
+    family_tier = bool(_FAMILIES.match(name.split("-", 1)[0])) and not _NOT_A_TIER.search(name)
+    return inner_capital or hyphen_caps or family_tier or bool(_FAMILIES.match(name))

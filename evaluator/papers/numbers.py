@@ -46,7 +46,9 @@ _UNIT_AFTER = re.compile(
     re.I,
 )
 # a pass mark named a little before the value in Korean: "통과 기준치는 평균 60점" (chatgpt_usmle_zdnet_ko.md)
-_KO_BOUND_BEFORE = re.compile(r"(?:합격선|커트라인|과락|기준치?|목표)[은는이가인의]? ?(?:평균 ?)?$")
+_KO_BOUND_BEFORE = re.compile(
+    r"(?:합격선|커트라인|과락|기준치?|목표|임계값|임곗값|컷오프)[은는이가인의]? ?(?:평균 ?)?$"
+)
 _NOT_BEFORE = re.compile(
     r"(?:\bn ?=|\bN ?=|\bp ?[<=>]|#|\bversion|\bv|\bR2|\bR²|\btop-|\bStep|\b(?:over|more than|less than|at least|"
     # a comparison with a bound: "No variable other than MAP had an AUC greater than 0.7" (hpi_forward_backward_*)
@@ -57,6 +59,8 @@ _NOT_BEFORE = re.compile(
     r"minimum pass(?:ing)? rate of|"
     # "a cut-off value of 85% carries a sensitivity of 62.4%" (hpi_discrimination_calibration_cardiac_abstract.md)
     r"(?:threshold|cut-?off)(?: value| point| level)?(?: of| at| =)?|"
+    # "A passing accuracy threshold was established as 60%" (cnmle_2022_gpt4_gpt35_system_roles_doaj_abstract.md)
+    r"(?:threshold|cut-?off|pass mark)s? (?:was |were |is )?(?:set|established|defined|fixed) (?:as|at|to)|"
     # a gain or a difference, not a score: "an improvement of 4.2%", "outperformed ... by 5.3 points", "(+2%)"
     # "a relative improvement 22%" (mimic4_text_features_mortality_arxiv_2510_18103_fishai.md)
     r"target|goal|(?:improvement|gain|increase|decrease|drop|difference|margin|boost|reduction)s?(?: of)?)|"
@@ -128,6 +132,11 @@ _LABEL_BEFORE = re.compile(
     r"\b(?:unit|part|section|item|question|stage|grade|level|round|cycle|group|arm|cohort|wave|chapter|module|"
     r"paper|session|block|set|task|exam|day|week|month)\s?$",
     re.I,
+)
+# a whole number before a plural noun, perhaps with a word or two describing it, counts those things; not points,
+# marks or percent, which are a score's units
+_COUNTED = re.compile(
+    r"^ (?:[a-z][a-z-]{1,20} ){0,2}(?!points\b|marks\b|percent|correct\b)[a-z][a-z-]{1,20}(?:s|ies)\b(?! of\b)"
 )
 _COUNT_AFTER = re.compile(r"^ (?:of|out of) (?:the |all )?\d")
 _COUNT_BEFORE = re.compile(r"(?:\b(?:all|both|first|last|top|only|nearly|almost|every)|\d (?:of|out of)) $", re.I)
@@ -254,6 +263,12 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True  # the scale of a metric, not a result: "the closer to 1", "AUROC 값이 1에 가까울수록"
     if re.match(r"^-[a-z]{3,}", after):  # a count in a compound: "a 100-iteration bootstrap" (apricot_m_*.md)
         return True
+    if written.isdigit() and match.group(2) is None and _COUNTED.match(after):
+        return True  # a count of things: "using 2 prompting strategies", "spans 26 medical specialties"
+    if re.search(r"\bby -?[\d.]{1,8} ?%?(?:,? (?:and )?-?[\d.]{1,8} ?%?){0,6},? (?:and |or )?$", before):
+        return True  # the rest of a list of differences: "outperforming ... by 13.0% and 10.4%"
+    if re.search(r"\d ?(?:[−-]|\^ ?[−-]?)$", before):
+        return True  # an exponent: "p <10−15", "10^-5" (icu_30day_mortality_ann_vs_saps3_sweden_pmc_abstract.md)
     if re.match(r"^[A-Z][a-z]", after):  # text run together: "Med-PaLM 285.4Towards" (medqa_usmle_hyperai_*.md)
         return True
     # the level of an interval: "95% CI", "95% confidence", "overlapping 95% intervals", "the 95% range of ranks"

@@ -158,6 +158,20 @@ MAX_FLAT_LINE = 100_000  # a card copied as one line is a few kilobytes; a longe
 _FLAT_ITEM = re.compile(r"(?<=\S) (?=- [A-Za-z][\w ]{0,40}: )")
 
 
+# an abstract's section label run into its first word when the page was copied: "The χ2 ResultsGPT-4.0 achieved",
+# "MethodsWe included" (cnmle_2022_gpt4_gpt35_system_roles_doaj_abstract.md)
+_GLUED_LABEL = re.compile(
+    r"(?<![A-Za-z])(Background|Objectives?|Aims?|Purpose|Introduction|Methods|Results|Findings|Conclusions?|"
+    r"Interpretation|Discussion)(?=[A-Z][A-Za-z0-9-]{1,40}\b)"
+)
+
+
+def unglued_labels(text: str) -> str:
+    """The text with each section label run into the word after it set apart: "ResultsGPT-4.0" is "Results:
+    GPT-4.0"."""
+    return _GLUED_LABEL.sub(r"\1: ", text)
+
+
 def with_line_breaks(text: str) -> str:
     """A text whose long lines hold several Markdown headings, those lines broken before each heading and
     "- key: value" item; any other text as it is."""
