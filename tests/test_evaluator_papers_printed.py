@@ -106,3 +106,24 @@ def test_abstract_sentences_pair_lists_read_words_for_accuracy_and_leave_counts_
     names = {m.name for m in record.models}
     assert "Llama 3.1 70B" in names and "Mistral 7B" in names  # a value after a name is no version of it
     assert not any(n.startswith(("Methods", "Results")) for n in names)  # nor is a section label part of one
+
+
+HARNESS_RUNS = """# Ablations
+
+accelerate launch run_eval.py ~/ckpt/phi-med/phi-med-3b-dpo
+|  Tasks  |Version|Filter|n-shot|Metric|   |Value |   |Stderr|
+|---------|------:|------|-----:|------|---|-----:|---|-----:|
+|medqa_4o |      1|none  |     0|acc   |↑  |0.5012|±  |0.0140|
+
+hf (pretrained=microsoft/phi-2,peft=acme/phi-med-lora,dtype=bfloat16), gen_kwargs: (None), limit: None
+|  Tasks  |Version|Filter|n-shot|Metric|   |Value |   |Stderr|
+|---------|------:|------|-----:|------|---|-----:|---|-----:|
+|medqa_4o |      1|none  |     0|acc   |↑  |0.4477|±  |0.0139|
+"""
+
+
+def test_each_harness_table_is_the_model_its_run_names_and_an_unnamed_runs_table_names_nobody() -> None:
+    record = read_text(HARNESS_RUNS)
+    assert found(record) == {("phi-med-3b-dpo", "accuracy", 0.5012), ("acme/phi-med-lora", "accuracy", 0.4477)}
+    lone = "### Evaluation\n\n" + "\n".join(HARNESS_RUNS.splitlines()[3:6]) + "\n"
+    assert found(read_text(lone)) == {(None, "accuracy", 0.5012)}  # the page never says whose: no name is guessed

@@ -196,3 +196,26 @@ def run_settings(columns: list[str], rows: list[list[str]]) -> dict[int, str]:
             cells = [f"{columns[i - 1].strip()} {row[i].strip()}" for i in described if i < len(row) and row[i].strip()]
             settings[id(row)] = ", ".join(cells)[:200]
     return settings
+
+
+# the run a results table is printed under names its model: the harness's header line ("hf (pretrained=org/name,
+# dtype=...)") or the command that ran it, whose last path is the model's folder ("bash eval.sh
+# $ROOT/models/Meditron-Apertus-8B": meditron_apertus_8b_lm_eval_results_tables.md)
+# an adapter ("peft=org/adapter") is the model run on its base ("pretrained=org/base")
+_ADAPTER = re.compile(r"\b(?:peft|delta)=([A-Za-z0-9][\w./-]{1,120}?)(?=[,)\s]|$)")
+_PRETRAINED = re.compile(r"\bpretrained=([A-Za-z0-9][\w./-]{1,120}?)(?=[,)\s]|$)")
+_COMMAND = re.compile(r"(?:^|\s)(?:bash|sh|python3?|torchrun|accelerate launch|lm_eval|lm-eval)\s", re.I)
+_MODEL_PATH = re.compile(r"(?<![\w.])[$~]?[\w.{}-]*(?:/[\w.{}-]+)*/([A-Za-z][\w.-]{2,100})(?![\w./-])")
+_FILE = re.compile(r"\.(?:sh|py|json|jsonl|ya?ml|txt|md|csv|log|cfg|toml)$", re.I)
+
+
+def run_model(caption: str) -> str | None:
+    """The model the run printed above a table names, else None."""
+    found = _ADAPTER.search(caption) or _PRETRAINED.search(caption)
+    if found:
+        return found.group(1).rstrip("/")
+    if not _COMMAND.search(caption):
+        return None
+    folders = [m.group(1) for m in _MODEL_PATH.finditer(caption) if not _FILE.search(m.group(1))]
+    named = [f for f in folders if re.search(r"\d|-", f)]
+    return named[-1] if named else None

@@ -26,6 +26,7 @@ from evaluator.papers.table_shapes import (
     is_training_log,
     model_column_first,
     not_a_score,
+    run_model,
     run_settings,
     with_sub_header,
     without_prior_work,
@@ -81,8 +82,12 @@ def _long_claims(table: Table, subjects: list[str]) -> list[ExtractedClaim] | No
         return None
     if model is None and (where["dataset"] is None or where["metric"] is None):
         return None
-    if model is None and len(subjects) != 1:
-        return []  # the results of a model the text does not name once
+    ran = run_model(table.caption) if model is None else None
+    if model is None and ran is None and len(subjects) > 1:
+        return []  # the results of one of the models the text names, but not which
+    # the model the run above the table names, else the text's one subject, else a model the text never names
+    # (a harness table on a page that lost its title: medphi3_mini_v1_lm_eval_card_blame.md)
+    unnamed = ran or (subjects[0] if subjects else "?")
     claims: list[ExtractedClaim] = []
     full = max((len([c for c in row if c.strip()]) for row in table.rows), default=0)
     above = ""
@@ -99,7 +104,7 @@ def _long_claims(table: Table, subjects: list[str]) -> list[ExtractedClaim] | No
         if _TRAINING_SPLIT.match(fields["variant"].strip()):
             continue  # a model's fit on its own training data ("| SVM | shock | Train | AUROC | 0.7486 |")
         label = " ".join(filter(None, [fields["dataset"], fields["metric"], fields["variant"]]))
-        name = row[model] if model is not None and model < len(row) else subjects[0]
+        name = row[model] if model is not None and model < len(row) else unnamed
         metric = canonical_metric(fields["metric"]) if fields["metric"].strip() else None  # "acc_norm" as written
         claim = _cell_claim(table, fields["setting"], label, name, cell, f"{table.lines[0]}\n{line}", False, metric)
         if claim is not None and claims and (claims[-1].dataset, claims[-1].value) == (claim.dataset, claim.value):
@@ -109,6 +114,7 @@ def _long_claims(table: Table, subjects: list[str]) -> list[ExtractedClaim] | No
             claims.append(
                 claim.model_copy(
                     update={
+                        "model": None if name == "?" else claim.model,
                         "task_variant": variant,
                         "setting": fields["setting"] or claim.setting,
                         "dataset": claim.dataset or fields["dataset"][:200] or None,  # the task as its column names it
