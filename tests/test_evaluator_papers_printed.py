@@ -127,3 +127,17 @@ def test_each_harness_table_is_the_model_its_run_names_and_an_unnamed_runs_table
     assert found(record) == {("phi-med-3b-dpo", "accuracy", 0.5012), ("acme/phi-med-lora", "accuracy", 0.4477)}
     lone = "### Evaluation\n\n" + "\n".join(HARNESS_RUNS.splitlines()[3:6]) + "\n"
     assert found(read_text(lone)) == {(None, "accuracy", 0.5012)}  # the page never says whose: no name is guessed
+
+
+def test_bedside_scores_named_as_a_kind_keep_the_metric_and_labels_approximations_and_words_are_not_values() -> None:
+    text = (
+        "The network reached an AUROC of 0.88 (95% CI 0.86-0.90), against the risk scores NEWS2 (0.71 [0.69-0.73]) "
+        "and MEWS (0.69 [0.66-0.71]); the 3C frailty score and the non-ICU-specific cohort gave nothing new. "
+        "Discrimination stopped improving after epoch 14. Earlier reports put SIRS at ≈ 0.66. "
+        "Splits (train/val) were fixed."
+    )
+    record = read_text(text)
+    assert ("MEWS", "auroc", 0.69) in found(record)
+    assert {c.metric for c in record.claims if c.value is not None} == {"auroc"}  # "risk scores" is no metric
+    assert not {c.value for c in record.claims} & {0.14, 0.66, 0.03, 3.0}
+    assert not {m.name for m in record.models} & {"train/val", "non-ICU-specific"}

@@ -163,6 +163,14 @@ def benchmark_of(text: str) -> str | None:
     return found[0][1] if found else None
 
 
+# a score that is a kind of model, a tool of the bedside (covid_icu_mortality_gbdt_*_cord_record.md)
+_SCORE_KIND = re.compile(
+    r"\b(?:clinical|risk|severity|prognostic|early[- ]warning|triage|illness|mortality|traditional|conventional|"
+    r"existing|established) $",
+    re.I,
+)
+
+
 def metrics_in(text: str) -> list[tuple[int, int, str]]:
     """(start, end, canonical name) of every metric word in `text`."""
     found: list[tuple[int, int, str]] = []
@@ -170,6 +178,8 @@ def metrics_in(text: str) -> list[tuple[int, int, str]]:
         name = next(METRIC_WORDS[int(k[1:])][0] for k, v in match.groupdict().items() if v)
         if name == "score" and found and match.start() - found[-1][1] <= 3:
             continue  # "(AUPRC) scores", "Brier score": the score of the metric just named
+        if name == "score" and _SCORE_KIND.search(text[max(0, match.start() - 24) : match.start()]):
+            continue  # "than the clinical scores APACHE2 (0.63 ...)": the kind of model compared, not a metric
         found.append((match.start(), match.end(), name))
     return found
 

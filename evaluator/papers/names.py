@@ -145,7 +145,33 @@ _NOT_MODELS = re.compile(
 _NOT_A_NAME = re.compile(
     r"@\d+$|^(?:[a-z]+|[IVX]+)\.\d{1,2}$|\d{6,}|^(?=[a-f]{0,39}\d)(?=\d{0,39}[a-f])[0-9a-f]{7,40}$"
 )
-_NOT_A_TIER = re.compile(r"-(?:Finetuned|Fine-tuned|Tuned|Based|Specific|Level|Style|Aware|Only|Free|like|type)$", re.I)
+_NOT_A_TIER = re.compile(
+    r"-(?:Finetuned|Fine-tuned|Tuned|Based|Specific|Level|Style|Aware|Only|Free|like|type|related|associated|"
+    r"induced|positive|negative|naive|naïve)$",
+    re.I,
+)
+_SLASHED_WORDS = frozenset(
+    [
+        "train",
+        "val",
+        "valid",
+        "validation",
+        "test",
+        "dev",
+        "yes",
+        "no",
+        "maybe",
+        "true",
+        "false",
+        "input",
+        "output",
+        "and",
+        "or",
+        "zero",
+        "few",
+        "shot",
+    ]
+)
 _AUTHOR = re.compile(r"^[A-Z][a-z]+\d{1,2}$")
 
 
@@ -297,7 +323,11 @@ def is_model_name(name: str) -> bool:
         return False
     if _NOT_A_NAME.search(name) or re.fullmatch(r"[A-Z]{2,6}s", name):  # and a plural acronym: "ICUs", "EHRs"
         return False
+    if re.match(r"(?i)non-", name) or (_NOT_A_TIER.search(name) and " " not in name):
+        return False  # a word describing something: "non-COVID-19", "COVID-19-specific", "LLM-based"
     if "/" in name:
+        if all(part.lower() in _SLASHED_WORDS for part in name.split("/")):
+            return False  # "train/val", "yes/no/maybe": words, not an org and a model
         if not re.fullmatch(r"[A-Za-z0-9][\w.-]{0,60}/[A-Za-z0-9][\w.+-]{0,100}", name):
             return False  # a phrase with a slash in it, not a hub id
         org, _, rest = name.partition("/")

@@ -65,7 +65,7 @@ _NOT_BEFORE = re.compile(
     # "a relative improvement 22%" (mimic4_text_features_mortality_arxiv_2510_18103_fishai.md)
     r"target|goal|(?:improvement|gain|increase|decrease|drop|difference|margin|boost|reduction)s?(?: of)?)|"
     # a spread, not a value: "0.89 (± 0.01)" (aki_urine_output_deep_learning_pubmed_abstract.md)
-    r"[<>≤≥~$€£₩+±]|\br ?=|합격선|과락|기준치?|목표|최대|최소)[ :(]{0,3}$",
+    r"[<>≤≥~≈∼$€£₩+±]|\br ?=|합격선|과락|기준치?|목표|최대|최소)[ :(]{0,3}$",
     re.I,
 )
 # the rest of a list of plain numbers: its unit is written once, after the last ("at 5, 10, and 15 min")
@@ -130,7 +130,7 @@ _ERROR_BEFORE = re.compile(
 )
 _LABEL_BEFORE = re.compile(
     r"\b(?:unit|part|section|item|question|stage|grade|level|round|cycle|group|arm|cohort|wave|chapter|module|"
-    r"paper|session|block|set|task|exam|day|week|month)\s?$",
+    r"paper|session|block|set|task|exam|day|week|month|epoch|step|iteration|fold|layer|version)\s?$",
     re.I,
 )
 # a whole number before a plural noun, perhaps with a word or two describing it, counts those things; not points,
@@ -270,6 +270,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     if re.search(r"\d ?(?:[−-]|\^ ?[−-]?)$", before):
         return True  # an exponent: "p <10−15", "10^-5" (icu_30day_mortality_ann_vs_saps3_sweden_pmc_abstract.md)
     if re.match(r"^[A-Z][a-z]", after):  # text run together: "Med-PaLM 285.4Towards" (medqa_usmle_hyperai_*.md)
+        return True
+    if written.isdigit() and re.match(r"^[A-Za-z]", after):  # part of a name: "the 4C Mortality score", "3D"
         return True
     # the level of an interval: "95% CI", "95% confidence", "overlapping 95% intervals", "the 95% range of ranks"
     # (seed document 002, which no rule had been built against)
