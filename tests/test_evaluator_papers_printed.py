@@ -141,3 +141,26 @@ def test_bedside_scores_named_as_a_kind_keep_the_metric_and_labels_approximation
     assert {c.metric for c in record.claims if c.value is not None} == {"auroc"}  # "risk scores" is no metric
     assert not {c.value for c in record.claims} & {0.14, 0.66, 0.03, 3.0}
     assert not {m.name for m in record.models} & {"train/val", "non-ICU-specific"}
+
+
+def test_prompting_rows_are_the_subjects_settings_counts_are_no_scores_and_text_overlap_scores_are_metrics() -> None:
+    card = """# Meditron-7B
+
+Meditron-7B answers MedMCQA questions directly or with a chain of thought.
+
+| method | EM (%) | a_correct | b_correct | latency_ms_mean | tokens_out_mean |
+|---|---|---|---|---|---|
+| direct | 48.2 | 301 | 275 | 812.4 | 3.0 |
+| cot | 52.9 | 322 | 290 | 4120.7 | 188.2 |
+
+Answers scored a ROUGE-L of 0.412 and BLEU-4 of 0.187 for Meditron-7B against the explanations (features from
+TF-IDF; counts per findings/outcomes).
+"""
+    record = read_text(card)
+    assert found(record) == {
+        ("Meditron-7B", "exact match", 0.482),
+        ("Meditron-7B", "exact match", 0.529),
+        ("Meditron-7B", "rouge-l", 0.412),
+        ("Meditron-7B", "bleu-4", 0.187),
+    }
+    assert {m.name for m in record.models} == {"Meditron-7B"}

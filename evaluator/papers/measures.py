@@ -90,7 +90,10 @@ METRIC_WORDS = (
     ("expected-to-observed ratio", r"expected[- ]to[- ]observed(?: \(E/O\))? ratio|E/O ratio"),
     ("observed-to-expected ratio", r"observed[- ]to[- ]expected(?: \(O/E\))? ratio|O/E ratio"),
     ("calibration intercept", r"intercept"),
-    ("exact match", r"exact[-_ ]match"),  # "exact_match" is a harness's key
+    (
+        "exact match",
+        r"exact[-_ ]match|(?-i:EM)",
+    ),  # "EM (%)" in capitals only: "em" is a word in Portuguese  # "exact_match" is a harness's key
     # errors of a regression, such as a predicted depth of anaesthesia (anesthesia_depth_combinatorial_eeg_*.md)
     ("rmse", r"RMSE|root[- ]mean[- ]squared?[- ]error"),
     # and of a length of stay or a stroke volume (tpc_los_eicu_mimic4_rocheteau_project_page.md,
@@ -104,6 +107,12 @@ METRIC_WORDS = (
     # text-overlap scores, which are no model ("a BERTScore of 0.86": arahealthqa_llm_majority_voting_*.md); each
     # keeps its written variant ("BLEU-4", "ROUGE-L")
     ("bertscore", r"BERT ?Score"),
+    ("rouge-1", r"ROUGE-?1"),
+    ("rouge-2", r"ROUGE-?2"),
+    ("rouge-l", r"ROUGE-?L(?:sum)?"),
+    ("bleu-1", r"BLEU-1"),
+    ("bleu-4", r"BLEU-4"),
+    ("bleu", r"BLEU"),
     ("meteor", r"METEOR"),
     ("score", r"score[sd]?|scoring|점수"),
 )

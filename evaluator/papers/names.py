@@ -131,6 +131,8 @@ _NOT_MODELS = re.compile(
     r"Conclusions?|Objective|RESULTS|METHODS|BACKGROUND|CONCLUSIONS|OBJECTIVE|arXiv|DOI|PMC|PMID|NCT\d+|"
     # degrees after authors' names (acumen_hpi_single_arm_trial_scribd_abstract.md)
     r"PhD|MD|MSc|MPH|DrPH|BSc|MBBS|FRCA|FRCPC|FANZCA|"
+    # methods of features, explanation and resampling, not models (postop_complications_mimic3_*_readme_excerpt.md)
+    r"TF-IDF|SHAP|LIME|SMOTE|PCA|t-SNE|UMAP|NLP|EHRs?|"
     # journals, and gases measured at the bedside (eards_covid_ards_prediction_cord_record.md: "PLoS One", "SpO(2)")
     r"PLoS|JAMA|BMJ|NEJM|JMIR|SpO2?|FiO2|PaO2|PaCO2|EtCO2|NaN|None|null|"
     # number formats of a model's weights: "model_dtype": "float32" (biomistral_7b_bnb8_*.md)
@@ -326,8 +328,11 @@ def is_model_name(name: str) -> bool:
     if re.match(r"(?i)non-", name) or (_NOT_A_TIER.search(name) and " " not in name):
         return False  # a word describing something: "non-COVID-19", "COVID-19-specific", "LLM-based"
     if "/" in name:
-        if all(part.lower() in _SLASHED_WORDS for part in name.split("/")):
-            return False  # "train/val", "yes/no/maybe": words, not an org and a model
+        parts = name.split("/")
+        if all(part.lower() in _SLASHED_WORDS for part in parts) or len(parts[0]) < 2:
+            return False  # "train/val", "yes/no/maybe", "b/c": words, not an org and a model
+        if all(re.fullmatch(r"[a-z]{3,20}s", part) for part in parts):
+            return False  # "diagnoses/procedures", "tokens/words": plural nouns
         if not re.fullmatch(r"[A-Za-z0-9][\w.-]{0,60}/[A-Za-z0-9][\w.+-]{0,100}", name):
             return False  # a phrase with a slash in it, not a hub id
         org, _, rest = name.partition("/")

@@ -167,7 +167,16 @@ _COST_COLUMN = re.compile(
 
 def not_a_score(label: str) -> bool:
     """A column (or a row, when models head the columns) of what a model is or costs, not of how well it did."""
-    return bool(_SKIP_COLUMNS.match(label.strip()) or _COST_COLUMN.search(label))
+    spaced = label.replace("_", " ")  # a script's keys: "latency_ms_mean", "yes_correct"
+    return any(
+        _SKIP_COLUMNS.match(written.strip()) or _COST_COLUMN.search(written) or _COUNTED_COLUMN.search(written)
+        for written in {label, spaced}
+    )
+
+
+# how many answers were right, not what share: "yes_correct", "n_correct", "Correct" without a percent
+# (pubmedqa_biomistral_cot_vs_direct_readme.md)
+_COUNTED_COLUMN = re.compile(r"^(?:\w+ )?correct$|\btokens?\b", re.I)
 
 
 # what a run cost is no part of its setting: "Runtime (s)", "GPU Mem (MB)", "train_loss", "samples_per_sec"

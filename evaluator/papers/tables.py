@@ -207,7 +207,9 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
 _SETTING_ROW = re.compile(
     r"^(?:(?:the )?(?:pre-?trained|fine-?tuned|base|instruct(?:ion)?-?tuned|zero-?shot|few-?shot|\d{1,2}-?shots?|"
     r"before (?:fine-?tuning|training|tuning)|after (?:fine-?tuning|training|tuning)|w/?o?\.? ?(?:rag|cot|retrieval)|"
-    r"with(?:out)? (?:rag|cot|retrieval|fine-?tuning))(?: model)?)$",
+    r"with(?:out)? (?:rag|cot|retrieval|fine-?tuning)|"
+    # a way of prompting: "| cot | 63.2 |", "| direct | 50.1 |" (pubmedqa_biomistral_cot_vs_direct_readme.md)
+    r"cot|chain[- ]of[- ]thought|direct(?: answer(?:ing)?| prompting)?|standard prompting)(?: model)?)$",
     re.I,
 )
 
