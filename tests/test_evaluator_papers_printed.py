@@ -164,3 +164,19 @@ TF-IDF; counts per findings/outcomes).
         ("Meditron-7B", "bleu-4", 0.187),
     }
     assert {m.name for m in record.models} == {"Meditron-7B"}
+
+
+def test_benchmark_rows_make_model_columns_and_a_bracketed_count_may_stand_between_a_value_and_its_model() -> None:
+    table = """| Benchmark | Kanana-8B | EXAONE-3.5-7.8B |
+|---|---|---|
+| HAERAE | 71.2 | 69.8 |
+| KoBEST-Med | 64.0 | 66.5 |
+"""
+    assert found(read_text(table)) == {
+        ("Kanana-8B", None, 0.712),
+        ("EXAONE-3.5-7.8B", None, 0.698),
+        ("Kanana-8B", None, 0.64),
+        ("EXAONE-3.5-7.8B", None, 0.665),
+    }
+    sentence = "Accuracy was 72.0% (144/200) for Gemma 3 27B and 80.5% (161/200) for Qwen3-32B."
+    assert found(read_text(sentence)) == {("Gemma 3 27B", "accuracy", 0.72), ("Qwen3-32B", "accuracy", 0.805)}

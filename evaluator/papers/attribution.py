@@ -61,7 +61,10 @@ def _adjacent(sentence: str, model: tuple[int, str], start: int) -> bool:
     return sentence[model[0] + len(model[1]) : start].strip() in ("(", "")
 
 
-_FOR_AFTER = re.compile(r"%?\)? (?:for|by|with|from) (?:the |OpenAI'?s? |Google'?s? )?")
+# "163/176 (92.6%) for OpenAI o1", and "85.5% (94/110) for GPT-4o" (japanese_public_health_nurse_exam_*.md)
+_FOR_AFTER = re.compile(
+    r"%?\)?(?: ?\(\d{1,5} ?(?:/|of|out of) ?\d{1,5}\))? (?:for|by|with|from) (?:the |OpenAI'?s? |Google'?s? )?"
+)
 
 
 def model_for(

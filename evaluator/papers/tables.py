@@ -165,7 +165,9 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
         _CLASS_CORNER.match(corner.strip())
     )
     # a table of benchmark columns written on a 0-100 scale: its average column is on that scale too
-    percent_table = any(benchmark_of(c) for c in columns) and any(_above_one(c) for r in rows for c in r[1:])
+    # (or of benchmark rows: "| Benchmark | Baichuan-M2-32B |" over "| AIME24 | 83.4 |")
+    on_benchmarks = any(benchmark_of(c) for c in columns) or re.match(r"(?i)benchmarks?$", corner.strip()) is not None
+    percent_table = on_benchmarks and any(_above_one(c) for r in rows for c in r[1:])
     claims = []
     above = ""
     runs = {} if models_in_header else run_settings(columns, rows)
@@ -228,7 +230,11 @@ def _without_metrics(label: str) -> str:
 
 _CLASS_CORNER = re.compile(r"^(?:class(?:es)?|labels?|entit(?:y|ies)|entity types?|tags?|categor(?:y|ies))$", re.I)
 _FOOTNOTE_MARK = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰*†‡§]+")
-_TASK_CORNER = re.compile(r"^(?:tasks?|outcomes?|endpoints?|prediction tasks?|targets?)$", re.I)
+# and a corner naming benchmarks: "| Benchmark | Baichuan-M2-32B | Qwen3-32B (thinking) |" over "| AIME24 | 83.4 |"
+# (baichuan_m2_32b_healthbench_readme_en_excerpt.md), whatever the benchmarks' names look like
+_TASK_CORNER = re.compile(
+    r"^(?:tasks?|outcomes?|endpoints?|prediction tasks?|targets?|benchmarks?|datasets?|evaluation sets?)$", re.I
+)
 
 
 def _all_values(table: Table) -> bool:
