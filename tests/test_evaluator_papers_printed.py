@@ -180,3 +180,20 @@ def test_benchmark_rows_make_model_columns_and_a_bracketed_count_may_stand_betwe
     }
     sentence = "Accuracy was 72.0% (144/200) for Gemma 3 27B and 80.5% (161/200) for Qwen3-32B."
     assert found(read_text(sentence)) == {("Gemma 3 27B", "accuracy", 0.72), ("Qwen3-32B", "accuracy", 0.805)}
+
+
+def test_a_labelled_line_of_metrics_is_that_models_and_paths_and_near_values_of_cited_scores_are_not() -> None:
+    text = """## Results (held-out cases)
+
+- RF (external): AUROC ≈ 0.842, AUPRC = 0.51, Brier 0.09
+- TCN: AUROC of 0.901; AUPRC of 0.733
+- lr: 3e-5, warmup: 0.1
+- Test: AUROC 0.5, AUPRC 0.5
+
+Both beat older tools (NEWS ≈ 0.70, MEWS ≈ 0.66). Artifacts are in `outputs/metrics_seed7.json` and `data/splits`.
+"""
+    record = read_text(text)
+    named = {claim for claim in found(record) if claim[0] is not None}  # "Test:" names a split, not a model
+    assert named == {("RF", "auroc", 0.842), ("RF", "auprc", 0.51), ("TCN", "auroc", 0.901), ("TCN", "auprc", 0.733)}
+    assert {c.setting for c in record.claims if c.model == "RF"} == {"external"}
+    assert not any("/" in m.name for m in record.models)

@@ -41,7 +41,7 @@ _METHODS = re.compile(
     r"gradient boosting(?: machines?)?|logistic regression|classification and regression trees?|"
     r"random[ -]forests?(?: classifiers?)?|support vector machines?|multi-?layer perceptrons?|decision trees?|"
     r"na[iï]ve Bayes|k-nearest neighbou?rs?|gated recurrent units?|"
-    r"long short-term memory|CNN|RNN|LSTM|GRU|DNN|ANN|MLP|XGB|LGBM|"
+    r"long short-term memory|CNN|RNN|LSTM|GRU|DNN|ANN|MLP|XGB|LGBM|TCN|temporal convolutional networks?|"
     # "the models of KNN, logistic regression, ... bagging, and XGBoost" (mechanically_ventilated_*_abstract.md)
     r"KNN|k-NN|bagging|LASSO(?: regression)?|elastic[- ]net|ridge regression|"
     # "gradient boosted trees (GBT) ... the admission GBT model" (icu_admission_mortality_gbt_bmc_abstract.md)
@@ -174,6 +174,31 @@ _SLASHED_WORDS = frozenset(
         "shot",
     ]
 )
+_FOLDERS = frozenset(
+    [
+        "data",
+        "src",
+        "scripts",
+        "configs",
+        "config",
+        "outputs",
+        "output",
+        "results",
+        "logs",
+        "checkpoints",
+        "ckpt",
+        "metrics",
+        "notebooks",
+        "docs",
+        "tests",
+        "artifacts",
+        "figures",
+        "assets",
+        "images",
+        "runs",
+    ]
+)
+_FILE_NAME = re.compile(r"\.(?:json|jsonl|csv|tsv|ya?ml|py|sh|ipynb|txt|md|pt|pth|pkl|bin|safetensors|png|pdf)$", re.I)
 _AUTHOR = re.compile(r"^[A-Z][a-z]+\d{1,2}$")
 
 
@@ -329,6 +354,8 @@ def is_model_name(name: str) -> bool:
         return False  # a word describing something: "non-COVID-19", "COVID-19-specific", "LLM-based"
     if "/" in name:
         parts = name.split("/")
+        if parts[0].lower() in _FOLDERS or _FILE_NAME.search(name):
+            return False  # a path in a repository: "data/raw", "metrics/bootstrap_ci_seed42.json"
         if all(part.lower() in _SLASHED_WORDS for part in parts) or len(parts[0]) < 2:
             return False  # "train/val", "yes/no/maybe", "b/c": words, not an org and a model
         if all(re.fullmatch(r"[a-z]{3,20}s", part) for part in parts):

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import re
 
+from evaluator.papers.measures import metric_of
+
 _UNIT_AFTER = re.compile(
     r"^[ -]?(?:mm ?Hg|min|minutes?|mins?|s\b|sec|seconds?|h\b|hours?|hrs?|days?|weeks?|months?|years?|[BMK]\b|"
     r"billion|million|patients?|participants|subjects|questions|items|cases|admissions|stays|features|"
@@ -65,7 +67,7 @@ _NOT_BEFORE = re.compile(
     # "a relative improvement 22%" (mimic4_text_features_mortality_arxiv_2510_18103_fishai.md)
     r"target|goal|(?:improvement|gain|increase|decrease|drop|difference|margin|boost|reduction)s?(?: of)?)|"
     # a spread, not a value: "0.89 (± 0.01)" (aki_urine_output_deep_learning_pubmed_abstract.md)
-    r"[<>≤≥~≈∼$€£₩+±]|\br ?=|합격선|과락|기준치?|목표|최대|최소)[ :(]{0,3}$",
+    r"[<>≤≥~∼$€£₩+±]|\br ?=|합격선|과락|기준치?|목표|최대|최소)[ :(]{0,3}$",
     re.I,
 )
 # the rest of a list of plain numbers: its unit is written once, after the last ("at 5, 10, and 15 min")
@@ -263,6 +265,9 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True  # the scale of a metric, not a result: "the closer to 1", "AUROC 값이 1에 가까울수록"
     if re.match(r"^-[a-z]{3,}", after):  # a count in a compound: "a 100-iteration bootstrap" (apricot_m_*.md)
         return True
+    near = re.search(r"([A-Za-z][\w-]{0,30})\s?≈\s?$", before)
+    if near and metric_of(near.group(1)) is None:
+        return True  # a value only near what a name scored: "(qSOFA ≈ 0.74, SIRS ≈ 0.70)"; "AUROC ≈ 0.867" is one
     if written.isdigit() and match.group(2) is None and _COUNTED.match(after):
         return True  # a count of things: "using 2 prompting strategies", "spans 26 medical specialties"
     if re.search(r"\bby -?[\d.]{1,8} ?%?(?:,? (?:and )?-?[\d.]{1,8} ?%?){0,6},? (?:and |or )?$", before):

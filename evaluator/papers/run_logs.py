@@ -146,6 +146,12 @@ def printed_results(text: str) -> tuple[list[ExtractedClaim], set[str]]:
     used: set[str] = set()
     at = 0
     while at < len(lines):
+        labelled = _labelled_line(lines[at])
+        if labelled:
+            used.add(lines[at].strip())
+            claims += labelled
+            at += 1
+            continue
         pairs, end = _pairs_from(lines, at)
         if len(pairs) < 2:
             at += 1
@@ -230,3 +236,31 @@ def _printed_claim(model: str, key: str, raw: str, label: str | None, block: lis
         evidence="\n".join(block)[:600],
         notes=["read from a script's printed results"],
     )
+
+
+# a line of one model's metrics after its label: "- LR (test): AUROC ≈ 0.867, AUPRC ≈ 0.668, Brier ≈ 0.155"
+# (ioh_5min_vitaldb_tcn_logreg_thesis_readme_excerpt.md), the bracket its setting
+_LABELLED = re.compile(
+    r"^\s{0,8}(?:[-*+]\s{1,3}|\d{1,2}[.)]\s{1,3})?\**([A-Za-z][\w.+/-]{0,40}?)(?: \(([^()]{1,30})\))?\**:\**"
+    r"\s{1,4}(.{8,300})$"
+)
+_LINE_PAIR = re.compile(
+    r"([A-Za-z][\w -]{0,24}?)\s{0,2}(?:[:=≈]|\bof\b)\s{0,2}(-?\d?\.\d{1,6}|\d{1,3}(?:\.\d{1,4})?%)(?![\d.])"
+)
+# the methods clinical prediction papers abbreviate, in capitals only ("LR" is also a learning rate, "lr")
+_METHOD_ACRONYM = re.compile(r"(?-i:LR|RF|TCN|SVM|XGB|GBM|GBDT|KNN|NB|DT|MLP|CNN|RNN|LSTM|GRU|DNN|ANN|LGBM)")
+
+
+def _labelled_line(line: str) -> list[ExtractedClaim]:
+    """The claims of a line giving one model's metrics after its label, else none."""
+    found = _LABELLED.match(line)
+    if found is None:
+        return []
+    label, setting, rest = found.groups()
+    if metric_of(label) or not (_METHOD_ACRONYM.fullmatch(label) or is_model_name(label)):
+        return []
+    pairs = [(key, raw) for key, raw in _LINE_PAIR.findall(rest) if _metric_key(key.strip())]
+    if len(pairs) < 2:
+        return []
+    claims = [_printed_claim(label, key.strip(), raw, setting, [line.strip()]) for key, raw in pairs]
+    return [c for c in claims if c is not None]
