@@ -197,3 +197,20 @@ Both beat older tools (NEWS ≈ 0.70, MEWS ≈ 0.66). Artifacts are in `outputs/
     assert named == {("RF", "auroc", 0.842), ("RF", "auprc", 0.51), ("TCN", "auroc", 0.901), ("TCN", "auprc", 0.733)}
     assert {c.setting for c in record.claims if c.model == "RF"} == {"external"}
     assert not any("/" in m.name for m in record.models)
+
+
+def test_a_table_of_counts_and_a_statistical_test_give_no_results_and_a_site_in_an_apposition_is_no_subject() -> None:
+    text = """# Self-consistency on MedQA
+
+We run **`Meerkat-8B`** from [HuggingFace](https://huggingface.co/dmis-lab/meerkat-8b), a medical language model.
+
+|  | Voted right | Voted wrong |
+| --- | --- | --- |
+| Greedy right | 512 | 88 |
+| Greedy wrong | 131 | 269 |
+
+A McNemar test gave 0.003 for the difference.
+"""
+    record = read_text(text)
+    assert [c for c in record.claims if c.value is not None] == []
+    assert {m.name for m in record.models} <= {"Meerkat-8B", "dmis-lab/meerkat-8b"}

@@ -133,6 +133,8 @@ _NOT_MODELS = re.compile(
     r"PhD|MD|MSc|MPH|DrPH|BSc|MBBS|FRCA|FRCPC|FANZCA|"
     # methods of features, explanation and resampling, not models (postop_complications_mimic3_*_readme_excerpt.md)
     r"TF-IDF|SHAP|LIME|SMOTE|PCA|t-SNE|UMAP|NLP|EHRs?|"
+    # and statistical tests, named after people ("a McNemar test": pubmedqa_biomistral_cot_vs_direct_readme.md)
+    r"McNemar|Wilcoxon|DeLong|Kruskal|Mann-Whitney|Bonferroni|Kaplan-Meier|Bland-Altman|Shapiro-Wilk|Hosmer-Lemeshow|"
     # journals, and gases measured at the bedside (eards_covid_ards_prediction_cord_record.md: "PLoS One", "SpO(2)")
     r"PLoS|JAMA|BMJ|NEJM|JMIR|SpO2?|FiO2|PaO2|PaCO2|EtCO2|NaN|None|null|"
     # number formats of a model's weights: "model_dtype": "float32" (biomistral_7b_bnb8_*.md)
@@ -339,6 +341,12 @@ _COMMON_WORD = re.compile(
     r"^(?:The|This|That|These|Those|Our|Its|Their|All|Both|Each|Every|Only|Some|Any|Most|Many|Few|Other|Over|Under|"
     r"About|With|Without|For|From|Into|Than|And|But|Our|Larger|Smaller|Bigger|Models?|Parameters?|Sizes?)$"
 )
+
+
+def never_a_model(name: str) -> bool:
+    """A word no model is called by, whatever the sentence says of it: a site, a unit, a section label
+    ("from [HuggingFace](...), a large language model": pubmedqa_biomistral_cot_vs_direct_readme.md)."""
+    return bool(_NOT_MODELS.match(name.strip()))
 
 
 @lru_cache(maxsize=4096)

@@ -31,7 +31,7 @@ from evaluator.papers.identifiers import (
 )
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
 from evaluator.papers.measures import benchmarks_in, is_benchmark_or_metric
-from evaluator.papers.names import defined_names, is_model_name, models_in
+from evaluator.papers.names import defined_names, is_model_name, models_in, never_a_model
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.results_json import json_prose, results_json
 from evaluator.papers.run_logs import printed_results, run_log_claims
@@ -203,7 +203,7 @@ def _with_revision(org: str, repo: str, text: str) -> str:
 
 def _subjects(body: str, flat: str, parts: Segments, ids: list[str], links: list[tuple[str, str]]) -> list[str]:
     """The models the text (`flat`: its plain text) releases or announces (see the module docstring)."""
-    names = list(ids) + [name for name in named_models(flat) if not is_benchmark_or_metric(name)]
+    names = list(ids) + [n for n in named_models(flat) if not (is_benchmark_or_metric(n) or never_a_model(n))]
     for intro in _INTRODUCED.finditer(flat):  # "We release Meditron-7B and Meditron-70B, which ..."
         clause = re.split(r"[,.;:]\s|\s(?:which|that|a|an|the)\s", flat[intro.start(1) : intro.start(1) + 120])[0]
         named = [name for _, name in models_in(clause)]

@@ -176,7 +176,7 @@ def not_a_score(label: str) -> bool:
 
 # how many answers were right, not what share: "yes_correct", "n_correct", "Correct" without a percent
 # (pubmedqa_biomistral_cot_vs_direct_readme.md)
-_COUNTED_COLUMN = re.compile(r"^(?:\w+ )?correct$|\btokens?\b", re.I)
+_COUNTED_COLUMN = re.compile(r"^(?:\w+ )?correct$|\btokens?\b|\bwords?\b", re.I)
 
 
 # what a run cost is no part of its setting: "Runtime (s)", "GPU Mem (MB)", "train_loss", "samples_per_sec"

@@ -137,6 +137,8 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
         return _judged_against(table)
     if _all_values(table):
         return _subjects_row(table, context)
+    if _counts_only(table):
+        return []
     columns = table.header[1:]
     rows = [row for row in table.rows if row and any(cell_number(c) for c in row[1:])]
     metric_at = _metric_column(columns)
@@ -235,6 +237,20 @@ _FOOTNOTE_MARK = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰*†‡§]+")
 _TASK_CORNER = re.compile(
     r"^(?:tasks?|outcomes?|endpoints?|prediction tasks?|targets?|benchmarks?|datasets?|evaluation sets?)$", re.I
 )
+
+
+def _counts_only(table: Table) -> bool:
+    """A table of counts: whole numbers only, some over 100, under headers naming no metric ("| | Direct correct |
+    Direct wrong |" over "| CoT wrong | 76 | 292 |": pubmedqa_biomistral_cot_vs_direct_readme.md)."""
+    cells = [cell_number(c) for row in table.rows for c in row[1:] if c.strip()]
+    numbers = [c for c in cells if c is not None]
+    return (
+        bool(numbers)
+        and len(numbers) == len(cells)
+        and all(re.fullmatch(r"\d{1,9}", n) for n in numbers)
+        and any(int(n) > 100 for n in numbers)
+        and not any(metric_of(h) or _NAMES_A_MEASURE.fullmatch(h.strip()) for h in table.header)
+    )  # but "| Model | Invalid Actions |" counts what it measures (medagentbench_sara_rank_parameters_readme.md)
 
 
 def _all_values(table: Table) -> bool:
