@@ -214,3 +214,14 @@ A McNemar test gave 0.003 for the difference.
     record = read_text(text)
     assert [c for c in record.claims if c.value is not None] == []
     assert {m.name for m in record.models} <= {"Meerkat-8B", "dmis-lab/meerkat-8b"}
+
+
+def test_a_possessive_gives_the_value_to_its_owner_and_labels_differences_and_plural_acronyms_are_not_results() -> None:
+    text = (
+        "Across 12 ICUs, our model generalised. Med-Gemini reached 90.2% accuracy on the written section, well above "
+        "Claude 3 Opus’s 70.5%, and it was 9 points below the pass/fail line on the oral one. Accuracy was stable "
+        "across horizons 15, 30 and 60."
+    )
+    record = read_text(text)
+    assert found(record) == {("Med-Gemini", "accuracy", 0.902), ("Claude 3 Opus", "accuracy", 0.705)}
+    assert {m.name for m in record.models} == {"Med-Gemini", "Claude 3 Opus"}

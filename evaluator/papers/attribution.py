@@ -124,6 +124,8 @@ def model_for(
             # or still inside the bracket opened after it: "compared with SAPS 3 (AUC 0.85 and Brier score 0.109)"
             # (icu_30day_mortality_ann_vs_saps3_sweden_pmc_abstract.md)
             or re.match(re.escape(prior[-1][1]) + r" ?\([^()]{0,80}$", sentence[prior[-1][0] : start])
+            # or the model's own, by the possessive: "higher than GPT-4's 74.3%" (jnde_117th_gpt4o_vs_gpt4_*.md)
+            or re.match(re.escape(prior[-1][1]) + r"['’′]s (?:[a-z]{2,20} ){0,2}$", sentence[prior[-1][0] : start])
         )
     )
     listed = len(prior) >= 2 and bool(re.search(r"(?:,| and| or) (?:the )?$", sentence[: prior[-1][0]]))

@@ -154,51 +154,14 @@ _NOT_A_TIER = re.compile(
     r"induced|positive|negative|naive|naïve)$",
     re.I,
 )
+# words written around a slash ("train/val", "yes/no/maybe", "pass/fail") and a repository's folders ("data/raw")
 _SLASHED_WORDS = frozenset(
-    [
-        "train",
-        "val",
-        "valid",
-        "validation",
-        "test",
-        "dev",
-        "yes",
-        "no",
-        "maybe",
-        "true",
-        "false",
-        "input",
-        "output",
-        "and",
-        "or",
-        "zero",
-        "few",
-        "shot",
-    ]
+    {"train", "val", "valid", "validation", "test", "dev", "yes", "no", "maybe", "true", "false", "input", "output"}
+    | {"and", "or", "zero", "few", "shot", "pass", "fail"}
 )
 _FOLDERS = frozenset(
-    [
-        "data",
-        "src",
-        "scripts",
-        "configs",
-        "config",
-        "outputs",
-        "output",
-        "results",
-        "logs",
-        "checkpoints",
-        "ckpt",
-        "metrics",
-        "notebooks",
-        "docs",
-        "tests",
-        "artifacts",
-        "figures",
-        "assets",
-        "images",
-        "runs",
-    ]
+    {"data", "src", "scripts", "configs", "config", "outputs", "output", "results", "logs", "checkpoints", "ckpt"}
+    | {"metrics", "notebooks", "docs", "tests", "artifacts", "figures", "assets", "images", "runs"}
 )
 _FILE_NAME = re.compile(r"\.(?:json|jsonl|csv|tsv|ya?ml|py|sh|ipynb|txt|md|pt|pth|pkl|bin|safetensors|png|pdf)$", re.I)
 _AUTHOR = re.compile(r"^[A-Z][a-z]+\d{1,2}$")
@@ -346,7 +309,7 @@ _COMMON_WORD = re.compile(
 def never_a_model(name: str) -> bool:
     """A word no model is called by, whatever the sentence says of it: a site, a unit, a section label
     ("from [HuggingFace](...), a large language model": pubmedqa_biomistral_cot_vs_direct_readme.md)."""
-    return bool(_NOT_MODELS.match(name.strip()))
+    return bool(_NOT_MODELS.match(name.strip()) or re.fullmatch(r"[A-Z]{2,6}s", name.strip()))  # "ICUs", "EHRs"
 
 
 @lru_cache(maxsize=4096)
@@ -397,6 +360,11 @@ def is_model_name(name: str) -> bool:
     if has_digit:
         # "o1", "o3-mini" are models; a feature "x1" is not (doa_index_stacked_regressor_nn_bis_eeg_readme.md)
         return bool(re.match(r"^[A-Za-z]", name)) and bool(re.search(r"[A-Za-z]{2}|^o\d", name))
-    # a family's name with a tier after a hyphen: "Gemini-Pro", "Claude-Instant" (german_m1_m2_*_abstract.md)
-    family_tier = bool(_FAMILIES.match(name.split("-", 1)[0])) and not _NOT_A_TIER.search(name)
+    # a family's name with a tier after a hyphen: "Gemini-Pro", "Claude-Instant" (german_m1_m2_*_abstract.md), or
+    # after a domain prefix: "Med-Gemini" (medical_llms_exam_vs_clinic_yazamaz_article_excerpt.md)
+    family_tier = (
+        bool(_FAMILIES.match(name.split("-", 1)[0]) or _FAMILIES.match(name.rsplit("-", 1)[-1]))
+        and "-" in name
+        and not _NOT_A_TIER.search(name)
+    )
     return inner_capital or hyphen_caps or family_tier or bool(_FAMILIES.match(name))

@@ -76,7 +76,8 @@ _LISTED_AFTER = re.compile(r"^(?:,? (?:and |or )?\d{1,4}(?:\.\d{1,3})?){1,8}")
 # difference: "5.3 points higher", "12% more", "a 4% gain"
 _BOUND_AFTER = re.compile(
     r"^ ?(?:기준|이상|이하|미만|초과|baseline\b|threshold\b|cut-?off\b|(?:percentage )?(?:points?|pp|pts)?\.? ?"
-    r"(?:higher|lower|more|less|better|worse|ahead|behind|improvement|gain|increase|decrease|drop)\b)",
+    r"(?:higher|lower|more|less|better|worse|ahead|behind|above|below|short|improvement|gain|increase|decrease|"
+    r"drop)\b)",
     re.I,
 )
 # both ends of a range: "range from 78% to 100%", "between 0.7 and 0.8", "60–64%", "IQR 91–99%"
@@ -140,6 +141,7 @@ _LABEL_BEFORE = re.compile(
 _COUNTED = re.compile(
     r"^ (?:[a-z][a-z-]{1,20} ){0,2}(?!points\b|marks\b|percent|correct\b)[a-z][a-z-]{1,20}(?:s|ies)\b(?! of\b)"
 )
+_LABELS_AFTER_NOUN = re.compile(r"\b([a-z]{3,20}s) (?:\d{1,3}(?:,| and| or)? ){0,6}(?:and |or )?$")
 _COUNT_AFTER = re.compile(r"^ (?:of|out of) (?:the |all )?\d")
 _COUNT_BEFORE = re.compile(r"(?:\b(?:all|both|first|last|top|only|nearly|almost|every)|\d (?:of|out of)) $", re.I)
 _MEASURED_UNIT = re.compile(r"^[ -]?(?:mm ?Hg|min|minutes?|s\b|sec|seconds?|h\b|hours?|days?|weeks?|mg|ml|kg)\b", re.I)
@@ -268,6 +270,9 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     near = re.search(r"([A-Za-z][\w-]{0,30})\s?≈\s?$", before)
     if near and metric_of(near.group(1)) is None:
         return True  # a value only near what a name scored: "(qSOFA ≈ 0.74, SIRS ≈ 0.70)"; "AUROC ≈ 0.867" is one
+    labels = _LABELS_AFTER_NOUN.search(before)
+    if written.isdigit() and match.group(2) is None and labels and metric_of(labels.group(1)) is None:
+        return True  # numbers naming things: "at the prediction gaps 5, 10 and 20", "in cohorts 1 and 2"
     if written.isdigit() and match.group(2) is None and _COUNTED.match(after):
         return True  # a count of things: "using 2 prompting strategies", "spans 26 medical specialties"
     if re.search(r"\bby -?[\d.]{1,8} ?%?(?:,? (?:and )?-?[\d.]{1,8} ?%?){0,6},? (?:and |or )?$", before):
