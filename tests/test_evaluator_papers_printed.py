@@ -225,3 +225,16 @@ def test_a_possessive_gives_the_value_to_its_owner_and_labels_differences_and_pl
     record = read_text(text)
     assert found(record) == {("Med-Gemini", "accuracy", 0.902), ("Claude 3 Opus", "accuracy", 0.705)}
     assert {m.name for m in record.models} == {"Med-Gemini", "Claude 3 Opus"}
+
+
+def test_both_models_get_a_shared_value_an_unknown_subject_takes_its_own_and_square_bracket_acronyms_resolve() -> None:
+    text = (
+        "We trained Random Forest [RF] and Gradient Boosting [GBM] models. Claude 3.5 Sonnet and Gemini 1.5 Pro both "
+        "reached 84%, whereas Le Chat had the lowest accuracy at 61%. The RF model showed an AUROC of 0.81."
+    )
+    record = read_text(text)
+    assert found(record) == {
+        ("Claude 3.5 Sonnet", "accuracy", 0.84),
+        ("Gemini 1.5 Pro", "accuracy", 0.84),
+        ("Random Forest (RF)", "auroc", 0.81),
+    }

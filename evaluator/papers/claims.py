@@ -26,6 +26,7 @@ from evaluator.papers.names import models_in
 from evaluator.papers.numbers import in_points, not_a_result, said_of_people
 from evaluator.papers.on_benchmark import bound_to_benchmark, nearest_benchmark
 from evaluator.papers.record import ExtractedClaim
+from evaluator.papers.scoring import words
 from evaluator.papers.vocabulary import read_value, resolve_dataset, settings_of
 
 MAX_EVIDENCE = 600
@@ -73,7 +74,7 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
     claims = []
     for index, (start, end, raw, ci) in enumerate(numbers):
         metric, model = aligned.get(index, (None, None))
-        metric = metric or _metric_for(sentence, start, end, metrics)
+        metric = metric or _metric_for(sentence, start, end, metrics) or _achieved_metric(sentence, start, metrics)
         if metric is None and start not in bound:
             continue
         if said_of_people(sentence, start, [p for p, _ in models]):
@@ -92,9 +93,37 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
         ):
             claim = claim.model_copy(update={"notes": [*claim.notes, "one end of a change ('from ... to ...')"]})
         claims.append(claim)
+        partner = _both(sentence, start, models)
+        if partner is not None and words(partner) != words(claim.model):
+            claims.append(claim.model_copy(update={"model": partner}))
     context.last_metric = claims[-1].metric if claims else None
     remember_model(sentence, models, context)
     return claims
+
+
+_ACHIEVED = re.compile(r"\b(?:achieved|scored|reached|attained|obtained)(?: an?| the)? $", re.I)
+
+
+def _achieved_metric(sentence: str, start: int, metrics: list[tuple[int, int, str]]) -> str | None:
+    """A percentage a model achieved, where the sentence names one metric elsewhere: "ChatGPT and Gemini both
+    achieved 91%, while Le Chat had the lowest accuracy at 79%" (blood_physiology_mcq_six_llms_*.md)."""
+    kinds = {name for _, _, name in metrics if name != "score"}
+    if len(kinds) != 1 or not _ACHIEVED.search(sentence[max(0, start - 16) : start]):
+        return None
+    return kinds.pop() if re.match(r"\d{1,3}(?:\.\d{1,2})? ?%", sentence[start : start + 8]) else None
+
+
+def _both(sentence: str, start: int, models: list[tuple[int, str]]) -> str | None:
+    """The first of two models that "both" reached the value: "ChatGPT and Gemini both achieved 91%"."""
+    before = [(p, n) for p, n in models if p < start]
+    if len(before) < 2:
+        return None
+    (first_at, first), (second_at, second) = before[-2], before[-1]
+    joined = sentence[first_at + len(first) : second_at] == " and "
+    both = re.fullmatch(
+        r",? (?:both|each) [a-z]{2,12}(?: an?| the)?(?: [a-z]{2,12}){0,2} ", sentence[second_at + len(second) : start]
+    )
+    return first if joined and both else None
 
 
 # a value the sentence before measured, risen or fallen to: "정답률은 51.82%를 기록했다. 한의학 용어를 한자로 함께

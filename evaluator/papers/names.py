@@ -61,7 +61,8 @@ _CLINICAL_SCORES = re.compile(
     r"Surgical Apgar(?: Score)?)(?![\w-])"
 )
 _DEFINED = re.compile(
-    r"([A-Z][a-z]{1,20}(?: (?:[A-Z][a-z]{1,20}|and|of|for)){1,6}) \(([A-Z]{2,8})\)"
+    # the acronym in brackets or square brackets: "Logistic Regression [LR]" (extubation_success_five_ml_*.md)
+    r"([A-Z][a-z]{1,20}(?: (?:[A-Z][a-z]{1,20}|and|of|for)){1,6}) [(\[]([A-Z]{2,8})[)\]]"
     r"|\(([A-Z][a-z]{1,20}(?: [A-Z][a-z]{1,20}){1,5}), ([A-Z]{2,8})\)"
 )
 # a model named in full, then called by a common noun: "The Hypotension Prediction Index (the index) software"
@@ -176,7 +177,12 @@ def defined_names(text: str) -> dict[str, str]:
     for match in _DEFINED.finditer(text):
         full, acronym = match.group(1) or match.group(3), match.group(2) or match.group(4)
         before, after = text[max(0, match.start() - 25) : match.start()], text[match.end() : match.end() + 40]
-        named_so = _MODEL_AFTER.match(after) or _MODEL_WORD.search(before) or _MODEL_LAST.search(full)
+        named_so = (
+            _MODEL_AFTER.match(after)
+            or _MODEL_WORD.search(before)
+            or _MODEL_LAST.search(full)
+            or _METHODS.fullmatch(full)
+        )
         if acronym[0] == full[0] and named_so and not _GENERIC.search(full):
             found[acronym] = found[full] = f"{full} ({acronym})"
     for match in _ALIASED.finditer(text):
