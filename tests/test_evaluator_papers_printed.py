@@ -238,3 +238,10 @@ def test_both_models_get_a_shared_value_an_unknown_subject_takes_its_own_and_squ
         ("Gemini 1.5 Pro", "accuracy", 0.84),
         ("Random Forest (RF)", "auroc", 0.81),
     }
+
+
+def test_a_correct_answer_rate_is_accuracy_and_the_value_bracketed_after_it_is_the_subjects_not_the_beaten_ones() -> (
+    None
+):
+    text = "Qwen2.5-72B reached a higher correct answer rate (81.4%) than Llama 3.1 70B (75.0%) on the pharmacist exam."
+    assert found(read_text(text)) == {("Qwen2.5-72B", "accuracy", 0.814), ("Llama 3.1 70B", "accuracy", 0.75)}

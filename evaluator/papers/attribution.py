@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from evaluator.papers.measures import metrics_in
 from evaluator.papers.scoring import words
 
 # and a verb of beating: "GPT-4 outperformed GPT-3.5 across all units, achieving average accuracies of 66.57%"
@@ -107,7 +108,14 @@ def model_for(
         # "163/176 (92.6%) for OpenAI o1": the value is the model named after "for" (spanish_mir_2024_*.md)
         return later[0][1]
     prior = [(p, n) for p, n in models if p < start]
-    if _COMPARED_AFTER.match(sentence, numbers[index][1]) and not (prior and _adjacent(sentence, prior[-1], start)):
+    metric_bracket = bool(metrics_in(sentence[max(0, start - 30) : start].rstrip(" (")[-30:])) and bool(
+        re.search(r"[A-Za-z가-힣] ?\($", sentence[max(0, start - 3) : start])
+    )  # "a higher correct response rate (73.8%) than GPT-4 (63.3%)": the metric's value, the subject's
+    if (
+        _COMPARED_AFTER.match(sentence, numbers[index][1])
+        and not (prior and _adjacent(sentence, prior[-1], start))
+        and not (metric_bracket and prior and len(prior) == 1)
+    ):
         # "평균 대치법(0.885)과 MICE(0.827)보다 높은": the values of what the subject beat, written in brackets after
         # names the reader does not know (aitrics_vitalcare_missing_data_digitalchosun_ko.md)
         return NOBODY
