@@ -245,3 +245,17 @@ def test_a_correct_answer_rate_is_accuracy_and_the_value_bracketed_after_it_is_t
 ):
     text = "Qwen2.5-72B reached a higher correct answer rate (81.4%) than Llama 3.1 70B (75.0%) on the pharmacist exam."
     assert found(read_text(text)) == {("Qwen2.5-72B", "accuracy", 0.814), ("Llama 3.1 70B", "accuracy", 0.75)}
+
+
+def test_a_contrasted_unknown_subject_capital_o_series_and_adjectival_compounds_and_platforms() -> None:
+    text = (
+        "DeepSeek R1은 40%, O3 Mini는 20%의 정확도를 기록했습니다. Phi-4 achieved 71.5% accuracy, while Command R + "
+        "lagged with 48% accuracy. An L2-regularized baseline trained on PhysioNet data followed."
+    )
+    record = read_text(text)
+    assert found(record) == {
+        ("DeepSeek R1", "accuracy", 0.4),
+        ("O3 Mini", "accuracy", 0.2),
+        ("Phi-4", "accuracy", 0.715),
+    }
+    assert not {m.name for m in record.models} & {"L2-regularized", "PhysioNet"}

@@ -64,8 +64,8 @@ def _adjacent(sentence: str, model: tuple[int, str], start: int) -> bool:
 
 # "163/176 (92.6%) for OpenAI o1", and "85.5% (94/110) for GPT-4o" (japanese_public_health_nurse_exam_*.md)
 _OTHER_SUBJECT = re.compile(
-    r"[,;] (?:while|whereas|but) (?:the )?[A-Z][\w.-]{1,20}(?: [A-Z0-9][\w.-]{0,20}){0,3} "
-    r"(?:had|has|was|scored|achieved|reached|showed|got|obtained|performed)\b"
+    r"[,;] (?:while|whereas|but) (?:the )?[A-Z][\w.-]{1,20}(?: [A-Z0-9+][\w.+-]{0,20}){0,3} "
+    r"(?:had|has|was|got|[a-z]{2,14}ed)\b"  # "while Command R + lagged with 50%" (turkish_specialty_exam_*.md)
 )
 _FOR_AFTER = re.compile(
     r"%?\)?(?: ?\(\d{1,5} ?(?:/|of|out of) ?\d{1,5}\))? (?:for|by|with|from) (?:the |OpenAI'?s? |Google'?s? )?"

@@ -205,7 +205,11 @@ def _restated(sentence: str, previous: tuple[int, int, str, tuple[float, float] 
     return any(abs(first * scale - second) <= 0.051 * max(1.0, scale / 10) for scale in (100.0, 0.01, 1.0))
 
 
-_VALUES_BETWEEN = re.compile(r"(?: ?%?,? (?:and |or )?-?\d{1,3}(?:\.\d{1,4})?){1,8} ?%? ?")
+# (in Korean each value may follow its model and particle: "DeepSeek R1은 40%, O3 Mini는 20%의 정확도": the models are
+# found apart, so the text between may hold a name and its particle)
+_VALUES_BETWEEN = re.compile(
+    r"(?: ?%?,? (?:and |or )?(?:[A-Za-z][\w .-]{0,30}[은는이가] )?-?\d{1,3}(?:\.\d{1,4})?){1,8} ?%? ?(?:의 )?"
+)
 
 
 _VALUE_KEY = re.compile(r"^(?:values?|scores?|results?|mean|average|avg|overall|total)$", re.I)

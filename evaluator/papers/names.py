@@ -113,7 +113,8 @@ _VERSION = (
 _CANDIDATE = re.compile(
     r"(?<![\w./@-])("
     r"[A-Za-z0-9][\w.-]{0,60}/[A-Za-z0-9][\w.-]{0,80}"  # org/name
-    r"|" + _TOKEN + r"(?: " + _VERSION + r"){1,3}(?![\w-]|\.\w| ?%)"  # word + versions/sizes/tiers
+    # (a Korean particle may follow: "DeepSeek R1은")
+    r"|" + _TOKEN + r"(?: " + _VERSION + r"){1,3}(?![A-Za-z0-9_-]|\.\w| ?%)"  # word + versions/sizes/tiers
     r"|" + _TOKEN + r")"
 )
 # a Korean transliteration glued to a Latin model word: "챗GPT" (ChatGPT), "펍메드GPT" (PubMedGPT)
@@ -124,7 +125,7 @@ _HANGUL_VERSIONED = re.compile(
 _HANGUL_LED = re.compile(r"(?<![\w-])([가-힣]{1,8}([A-Z][A-Za-z0-9]{1,20}(?:-[A-Za-z0-9.]{1,10})?))(?![A-Za-z0-9])")
 _NOT_MODELS = re.compile(
     r"^(?:COVID-19|SARS-CoV-2|H\d|Top-\d|Step\d|Table|Figure|Fig|Phase|Type|Version|Section|Appendix|Part|"
-    r"Apache-[\d.]+|CC-BY[\w.-]*|GPL-[\d.]+|GitHub|HuggingFace|OpenAI|DeepMind|PubMed|PyTorch|TensorFlow|LaTeX|"
+    r"Apache-[\d.]+|CC-BY[\w.-]*|GPL-[\d.]+|GitHub|HuggingFace|OpenAI|DeepMind|PubMed|PhysioNet|PyTorch|TensorFlow|LaTeX|"
     # units of measure written with inner capitals: "MAP less than 65 mmHg" (hpi_forward_backward_*.md)
     r"mmHg|cmH2O|mL|dL|mEq|kDa|kPa|mmol|nmol|µmol|"
     r"JavaScript|YouTube|LinkedIn|BenchToward|BibTeX|LaTeX|CoT|Q\d|T\d|ICD-\d{1,2}|HbA1c|CI|IQR|SD|HR|OR|RR|ROC|AI|ML|LLM|LLMs|API|GPU|CPU|RAM|SQL|URL|PDF|CSV|"
@@ -152,7 +153,8 @@ _NOT_A_NAME = re.compile(
 )
 _NOT_A_TIER = re.compile(
     r"-(?:Finetuned|Fine-tuned|Tuned|Based|Specific|Level|Style|Aware|Only|Free|like|type|related|associated|"
-    r"induced|positive|negative|naive|naïve)$",
+    r"induced|positive|negative|naive|naïve|regularized|regularised|weighted|penalized|adjusted|calibrated|augmented|"
+    r"balanced|enhanced|guided|driven)$",
     re.I,
 )
 # words written around a slash ("train/val", "yes/no/maybe", "pass/fail") and a repository's folders ("data/raw")
@@ -323,6 +325,8 @@ def is_model_name(name: str) -> bool:
     """Whether a written name has the shape of a model name (see the module docstring)."""
     name = name.strip()
     first = name.split(" ", 1)[0]
+    if re.fullmatch(r"[oO][134]", first):
+        return True  # OpenAI's o-series, also written "O3 Mini" (not an exam part "M1": no o2 exists, O2 is oxygen)
     if not name or len(name) > 120 or _NOT_MODELS.match(first) or is_benchmark_or_metric(name):
         return False
     if _NOT_A_NAME.search(name) or re.fullmatch(r"[A-Z]{2,6}s", name):  # and a plural acronym: "ICUs", "EHRs"
@@ -365,7 +369,7 @@ def is_model_name(name: str) -> bool:
     )
     if has_digit:
         # "o1", "o3-mini" are models; a feature "x1" is not (doa_index_stacked_regressor_nn_bis_eeg_readme.md)
-        return bool(re.match(r"^[A-Za-z]", name)) and bool(re.search(r"[A-Za-z]{2}|^o\d", name))
+        return bool(re.match(r"^[A-Za-z]", name)) and bool(re.search(r"[A-Za-z]{2}|^[oO]\d", name))
     # a family's name with a tier after a hyphen: "Gemini-Pro", "Claude-Instant" (german_m1_m2_*_abstract.md), or
     # after a domain prefix: "Med-Gemini" (medical_llms_exam_vs_clinic_yazamaz_article_excerpt.md)
     family_tier = (
