@@ -259,3 +259,21 @@ def test_a_contrasted_unknown_subject_capital_o_series_and_adjectival_compounds_
         ("Phi-4", "accuracy", 0.715),
     }
     assert not {m.name for m in record.models} & {"L2-regularized", "PhysioNet"}
+
+
+def test_a_merge_card_is_its_titles_model_not_its_ingredients_and_a_counted_share_cell_is_its_share() -> None:
+    card = """Nurse_Mixtral_8x7b_v2
+This model is a merge of the following models made with mergekit:
+slices:
+- sources:
+- model: acme/NurseMistral-7B
+- model: other/Chat-Mixtral-8x7B
+merge_method: slerp
+
+| Exam | Accuracy |
+|---|---|
+| NCLEX-RN 2024 | 211/265 (79.6%) |
+"""
+    record = read_text(card)
+    assert found(record) == {("Nurse_Mixtral_8x7b_v2", "accuracy", 0.796)}
+    assert [m.name for m in record.models if m.role == "subject"] == ["Nurse_Mixtral_8x7b_v2"]

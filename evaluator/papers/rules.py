@@ -3,10 +3,8 @@
 The text is cut into sentences and tables (segment.py, spaced.py); model names are recognised by their shape
 (names.py), benchmarks and metrics by the catalog and a vocabulary (measures.py); claims are read from sentences
 (claims.py, with whose each value is in attribution.py) and table cells (tables.py), and from a harness's results
-JSON (results_json.py); identifiers, licence and base model come from identifiers.py. Which models a text releases
-("subject") is read from how texts say so: "we present / introduce / release X", "Introducing X", "X is an ...
-model", a "Model Name:" line, an "(ours)" mark, or a Hugging Face weights link to the document's own organisation
-(medalpaca_readme_benchmarks.md, lingshu_modelcard_textual_qa_html_table.md). A subject gets its weights from a
+JSON (results_json.py) and a script's printed results (run_logs.py); identifiers, licence and base model come from
+identifiers.py, and which models the text releases ("subjects") from subjects.py. A subject gets its weights from a
 Hugging Face link or repo id that names it, else "not released". Numbers it cannot find are null; it never guesses
 one.
 """
@@ -15,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections import Counter
 
 from evaluator.papers.attribution import Context
 from evaluator.papers.claims import canonical_dataset, sentence_claims
@@ -26,18 +23,18 @@ from evaluator.papers.identifiers import (
     find_license,
     find_provider,
     model_name_ids,
-    named_models,
     read_front_matter,
 )
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
-from evaluator.papers.measures import benchmarks_in, is_benchmark_or_metric
-from evaluator.papers.names import defined_names, is_model_name, models_in, never_a_model
+from evaluator.papers.measures import benchmarks_in
+from evaluator.papers.names import defined_names, is_model_name
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.results_json import json_prose, results_json
 from evaluator.papers.run_logs import printed_results, run_log_claims
 from evaluator.papers.scoring import words
 from evaluator.papers.segment import Segments, plain, segment, unglued_labels, with_line_breaks
 from evaluator.papers.spaced import interval_tables, spaced_tables
+from evaluator.papers.subjects import subjects_of, unique
 from evaluator.papers.tables import table_claims
 from evaluator.papers.vocabulary import IOH_PATTERN
 
@@ -53,14 +50,6 @@ _LABELLED = re.compile(
     r"\[([^\]\n]{1,80})\]\((?:https?://)?(?:huggingface\.co|hf\.co)/([A-Za-z0-9][\w.-]{0,95})/([A-Za-z0-9][\w.-]{0,95})"
 )
 _HF_SITE = frozenset({"datasets", "spaces", "docs", "blog", "papers", "models", "posts", "collections", "learn"})
-_INTRODUCED = re.compile(
-    r"(?:\b[Ww]e (?:present|introduce|release|propose|developed|built)|\bIntroducing|\bnamed|\bcalled|"
-    # "The model – which we refer to as Temporal Pointwise Convolution (TPC)" (tpc_los_eicu_mimic4_*.md)
-    r"\b(?:we )?refer(?:red)? to as|\bknown as|\bdubbed) "
-    # a name in quotes, or one led by a small letter: "an algorithm called ‘eARDS’" (eards_covid_ards_*.md)
-    r"(?:the |a |an )?(?:[a-z-]{3,30} ){0,4}?[(‘'\"“]?"
-    r"((?:[A-Z]|[a-z][A-Z])[\w.+-]{1,60}(?: [A-Z0-9][\w.+-]{0,20}){0,2})"
-)
 # "We present KorMedMCQA, the first ... benchmark" and its size (kormedmcqa_arxiv_2403.01469v3_abstract.md)
 _PRESENTED = re.compile(
     r"\b(?:we|We) (?:present|introduce|release|construct|build|propose) ([A-Z][\w.-]{1,60}), (?:a|an|the) "
@@ -69,25 +58,6 @@ _PRESENTED = re.compile(
 _ITEMS = re.compile(
     r"\b(?:contains|consists of|comprises|includes|with) (\d{1,3}(?:,\d{3}){1,3}|\d{1,7}) "
     r"(questions|items|cases|patients|QA pairs|samples|recordings|records|surgeries)\b"
-)
-_TITLE = re.compile(r"(?m)^# ([^\n]{2,120})$")
-# a page's first line as its title, when it is a name and a subtitle: "MedGemma 27B Text-IT: Specialized Medical LLM"
-# (medgemma_27b_text_featherless_unsloth_summary.md); a first line that is a sentence has no such separator
-_NAMED_IN_WORDS = re.compile(r"(?:[A-Z][a-z-]+ ){1,5}\(([A-Z][A-Za-z0-9-]{1,10})\)")
-_FIRST_LINE_TITLE = re.compile(r"\A\s{0,10}([^\n:]{2,60}(?:(?::| [-–—]) [^\n]{2,80})?)\n")  # or a bare name
-_OURS = re.compile(r"[(\[](?:ours|proposed)[)\]]", re.I)
-# the title of a card the Hugging Face trainer wrote: "# <name>" then "This model is a fine-tuned version of ..."
-# (medqa_l3_sft_trainer_card.md, medqa_l3_dpo_trainer_card.md)
-_TRAINER_TITLE = re.compile(r"(?m)^#{0,2} ?([A-Za-z0-9][\w.-]{1,95})[ \t]*\n*This model is a fine-tuned version of")
-# the name a Hugging Face card's metadata gives its model ("model-index:\n  - name: medqa_fine_tuned"), in YAML front
-# matter, in the page's rendered "metadata" block or in a card copied as one line (the trainer cards in the corpus)
-# a README's field naming the one model it uses: "- **Model**: `microsoft/BiomedNLP-PubMedBERT-base-...`"
-# (pubmedbert_pubmedqa_bm25_readme_table.md), "Model: GPT-4o"
-# or a script's line that loads it: 'model = "johnsnowlabs/JSL-Med-Sft-Llama-3-8B"' (jsl_med_sft_llama3_8b_*.md)
-_MODEL_FIELD = re.compile(
-    r"(?mi)^[ \t]{0,4}(?:[-*+][ \t]{1,3})?\**(?:model|model name|model id|model_id|model_name)\**[ \t]*"
-    # after "=" only a quoted string names it: "model = PeftModel.from_pretrained(base, ...)" is code, not a name
-    r"(?::\**[ \t]*[`\"']?|=[ \t]*[`\"'])([^`\"'\n]{2,100})"
 )
 _MODEL_INDEX = re.compile(r"model-index:\s{0,20}-\s{0,4}name:\s{0,4}['\"]?([A-Za-z0-9][\w.-]{1,95})")
 # a text that is itself a meta-analysis or a systematic review reports pooled estimates over many models: a value
@@ -133,7 +103,7 @@ def read_rules(text: str) -> Extraction:
     # the model a results file was made for is the text's subject
     run = [c.model for c in harness if c.model][:1]
     plain_body = plain(body)  # once: the subjects, defined names, base model and datasets are read from it
-    subjects = _unique(_MODEL_INDEX.findall(text[:5000]) + run + _subjects(body, plain_body, parts, ids, links))
+    subjects = unique(_MODEL_INDEX.findall(text[:5000]) + run + subjects_of(body, plain_body, parts, ids, links))
     context = Context(subjects=subjects, defined=defined_names(plain_body))
     claims: list[ExtractedClaim] = list(harness) + run_log_claims(body) + printed
     for table in parts.tables + found_in_text:
@@ -151,7 +121,7 @@ def read_rules(text: str) -> Extraction:
     if _POOLED.search(body[:5000]):
         claims = [c for c in claims if c.model is not None]
     claims = claims[:MAX_CLAIMS]
-    names = _unique(subjects + [c.model for c in claims if c.model] + _named(parts, context))[:MAX_MODELS]
+    names = unique(subjects + [c.model for c in claims if c.model] + _named(parts, context))[:MAX_MODELS]
     base = find_base_model(plain_body, matter)
     single = len(subjects) == 1
     models = [
@@ -201,57 +171,6 @@ def _with_revision(org: str, repo: str, text: str) -> str:
     return f"https://huggingface.co/{org}/{repo}"
 
 
-def _subjects(body: str, flat: str, parts: Segments, ids: list[str], links: list[tuple[str, str]]) -> list[str]:
-    """The models the text (`flat`: its plain text) releases or announces (see the module docstring)."""
-    names = list(ids) + [n for n in named_models(flat) if not (is_benchmark_or_metric(n) or never_a_model(n))]
-    for intro in _INTRODUCED.finditer(flat):  # "We release Meditron-7B and Meditron-70B, which ..."
-        clause = re.split(r"[,.;:]\s|\s(?:which|that|a|an|the)\s", flat[intro.start(1) : intro.start(1) + 120])[0]
-        named = [name for _, name in models_in(clause)]
-        # a name given in words and an acronym: "which we refer to as Temporal Pointwise Convolution (TPC)"
-        acronym = _NAMED_IN_WORDS.match(clause)
-        names += named or ([acronym.group(1)] if acronym else [])
-    names += [m.group(1) for m in _TRAINER_TITLE.finditer(body)]
-    names += [m.group(1).strip() for m in _MODEL_FIELD.finditer(body) if is_model_name(m.group(1).strip())][:1]
-    names += _titled(body)
-    for mark in _OURS.finditer(body):  # found from the rare mark backwards: linear in the text
-        label = re.split(r"[|\n]", body[max(0, mark.start() - 80) : mark.start()])[-1].strip(" *|")
-        if is_model_name(label):
-            names.append(label)
-    orgs = Counter(org for org, _ in links)
-    if orgs:
-        own, count = orgs.most_common(1)[0]
-        if count >= 2 and list(orgs.values()).count(count) == 1:
-            names += _labels_linked_to(body, own) or [f"{org}/{name}" for org, name in links if org == own]
-    if not names and len(ids) == 0 and len({f"{o}/{n}" for o, n in links}) == 1:
-        names.append("/".join(links[0]))
-    return _unique([n.strip(" *|`") for n in names if n.strip(" *|`")])
-
-
-def _titled(body: str) -> list[str]:
-    """The model a README or card is titled with: a first heading that is one model name, perhaps followed by a
-    subtitle ("# BioLLama LLM: Medical Reasoning Adapter": biollama_adapter_readme.md); a heading that is a
-    sentence or a benchmark names no subject."""
-    title = _TITLE.search(body[:3000]) or _FIRST_LINE_TITLE.match(body)
-    if title is None:
-        return []
-    phrase = re.split(r":\s| [-–—] ", plain(title.group(1)), maxsplit=1)[0].strip(" *_")
-    # the Hugging Face card template's title names the model whatever its shape: "Model Card for medical-ner-koelectra"
-    templated = re.fullmatch(r"model card (?:for|of)\s+([A-Za-z0-9][\w./-]{1,100})", phrase, flags=re.I)
-    if templated:
-        return [templated.group(1)]
-    found = models_in(phrase)
-    if len(found) != 1 or found[0][0] != 0:
-        return []
-    rest = phrase[len(found[0][1]) :].strip()
-    return [found[0][1]] if re.fullmatch(r"(?:(?:large )?language model|LLM|model)?", rest, re.I) else []
-
-
-def _labels_linked_to(body: str, org: str) -> list[str]:
-    """Labels of Markdown links to the organisation's model repos ("[MedAlpaca 7b](https://huggingface.co/...)")."""
-    pattern = re.compile(r"\[([^\]\n]{1,80})\]\((?:https?://)?(?:huggingface\.co|hf\.co)/" + re.escape(org) + r"/")
-    return [m.group(1) for m in pattern.finditer(body) if is_model_name(m.group(1))]
-
-
 def _weights(name: str, links: list[tuple[str, str]], ids: list[str], body: str = "") -> str:
     mine = words(name)
     for label, org, repo in _LABELLED.findall(body):  # "[MedAlpaca 7b](https://huggingface.co/medalpaca/...)"
@@ -287,13 +206,6 @@ def _evidence(name: str, parts: Segments) -> str | None:
             if lowered in line.lower():
                 return f"{table.lines[0]}\n{line}"[:2000]
     return None
-
-
-def _unique(names: list[str]) -> list[str]:
-    seen: dict[frozenset[str], str] = {}
-    for name in names:
-        seen.setdefault(words(name) or frozenset([name.lower()]), name)
-    return list(seen.values())
 
 
 def _unique_claims(claims: list[ExtractedClaim]) -> list[ExtractedClaim]:

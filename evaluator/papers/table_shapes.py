@@ -131,8 +131,15 @@ def cell_number(cell: str) -> str | None:
     cell = cell.strip().lstrip("^*†‡§").strip()  # a mark of the best value: "^0.907" (diagnosis_summary_llm_*.md)
     if not cell or _CELL_BOUND.search(cell):
         return None
+    counted = _COUNTED_CELL.match(cell)
+    if counted:
+        return counted.group(1) + "%"  # "493/500 (98.6%)": the share, as the cell writes it
     match = _CELL.match(cell)
     return match.group(1) + (match.group(2) or "") if match else None
+
+
+# a count out of a total with its share: "493/500 (98.6%)" (jmle2026_bench_igakuqa120_leaderboard_readme.md)
+_COUNTED_CELL = re.compile(r"^\d{1,6} ?/ ?\d{1,6} ?\((\d{1,3}(?:\.\d{1,4})?) ?%\)$")
 
 
 # a cell's value, perhaps with its interval in brackets ("0.257 [0.248,0.265]": icu_readmission_ode_rnn_attention_*

@@ -164,7 +164,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     # rows of metrics, or of the classes, entities or subjects one model was scored on ("| Class | Precision | Recall
     # |" over "| AFW | 0.6676 | 0.6326 |": medical_ner_koelectra_kbmc_card_rendered.md): the text's one subject's
     by_metric_rows = corner.strip().lower() in ("metric", "metrics", "measure") or bool(
-        _CLASS_CORNER.match(corner.strip())
+        _CLASS_CORNER.match(corner.strip()) or _TASK_CORNER.match(corner.strip())
     )
     # a table of benchmark columns written on a 0-100 scale: its average column is on that scale too
     # (or of benchmark rows: "| Benchmark | Baichuan-M2-32B |" over "| AIME24 | 83.4 |")
@@ -235,7 +235,9 @@ _FOOTNOTE_MARK = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰*†‡§]+")
 # and a corner naming benchmarks: "| Benchmark | Baichuan-M2-32B | Qwen3-32B (thinking) |" over "| AIME24 | 83.4 |"
 # (baichuan_m2_32b_healthbench_readme_en_excerpt.md), whatever the benchmarks' names look like
 _TASK_CORNER = re.compile(
-    r"^(?:tasks?|outcomes?|endpoints?|prediction tasks?|targets?|benchmarks?|datasets?|evaluation sets?)$", re.I
+    r"^(?:tasks?|outcomes?|endpoints?|prediction tasks?|targets?|benchmarks?|datasets?|evaluation sets?|exams?|"
+    r"examinations?|tests?|subjects?)$",
+    re.I,
 )
 
 
