@@ -277,3 +277,18 @@ merge_method: slerp
     record = read_text(card)
     assert found(record) == {("Nurse_Mixtral_8x7b_v2", "accuracy", 0.796)}
     assert [m.name for m in record.models if m.role == "subject"] == ["Nurse_Mixtral_8x7b_v2"]
+
+
+def test_a_threshold_column_is_no_score_and_a_glossed_metric_in_a_list_is_one_metric() -> None:
+    table = """| Model | Threshold | Sensitivity | AUC |
+|---|---|---|---|
+| CatBoost | 0.35 | 0.71 | 0.83 |
+"""
+    assert found(read_text(table)) == {("CatBoost", "sensitivity", 0.71), ("CatBoost", "auc", 0.83)}
+    sentence = "CatBoost reached an AUROC, recall (sensitivity), specificity and NPV of 0.83, 0.71, 0.80 and 0.95."
+    assert found(read_text(sentence)) == {
+        ("CatBoost", "auroc", 0.83),
+        ("CatBoost", "recall", 0.71),
+        ("CatBoost", "specificity", 0.8),
+        ("CatBoost", "npv", 0.95),
+    }

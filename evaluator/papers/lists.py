@@ -20,6 +20,11 @@ def respectively(
     models: list[tuple[int, str]],
 ) -> dict[int, tuple[str | None, str | None]]:
     """ "M1, M2 and M3 of v1, v2 and v3, respectively": each value gets its metric (or model) by position."""
+    # a metric glossed in brackets is one metric: "AUROC, recall (sensitivity), specificity, and precision of 0.82,
+    # 0.86, 0.62, 0.76" (fluid_responsiveness_random_forest_abp_waveform_swine_shock_pubmed_abstract.md)
+    metrics = [
+        m for i, m in enumerate(metrics) if not (i and re.fullmatch(r" ?\(", sentence[metrics[i - 1][1] : m[0]]))
+    ]
     word = _RESPECTIVELY.search(sentence)
     listed = _list_before(sentence, numbers, word.start()) if word else []
     if word is None:
@@ -87,7 +92,7 @@ def _paired_list(sentence: str, numbers: list[Number], metrics: list[tuple[int, 
             continue
         chain = 1  # "sensitivity, specificity, and AUROC of 0.757, 0.902, and 0.8" (sepsis_physiomarkers_*.md)
         while chain < len(before) and re.fullmatch(
-            r",? (?:and |or )?", sentence[before[-chain - 1][1] : before[-chain][0]]
+            r"(?: ?\([^()\d]{1,30}\))?,? (?:and |or )?", sentence[before[-chain - 1][1] : before[-chain][0]]
         ):
             chain += 1
         if chain >= 2 and len({m[2] for m in before[-chain:]}) == chain and index + chain <= len(numbers):

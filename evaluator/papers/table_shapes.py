@@ -166,6 +166,8 @@ _COST_COLUMN = re.compile(
     # (pubmedqa_llama31_8b_lora_vs_prompting_results_readme.md)
     r"\bruntime\b|\bwall[- ]?clock\b|\((?:m?s|secs?|seconds|mins?|minutes|h|hrs?|hours|[kmgt]i?b)\)|\bmem(?:ory)?\b|"
     r"\bvram\b|\btrain(?:ing)?[ _-]?(?:split|size|samples?|examples?|set size)\b|"
+    # the operating point a row was read at: "| Model | Threshold | Sensitivity |" (aki_nephrotoxic_drugs_*.md)
+    r"\bthresholds?\b|\bcut-?offs?\b|\boperating point\b|"
     # how many things it was run on: "Examples", "n_samples", "Questions", "Patients"
     r"^(?:#|n|no\.|num)?[ _]?(?:examples|samples|questions|items|cases|patients|shots)$",
     re.I,
