@@ -292,3 +292,14 @@ def test_a_threshold_column_is_no_score_and_a_glossed_metric_in_a_list_is_one_me
         ("CatBoost", "specificity", 0.8),
         ("CatBoost", "npv", 0.95),
     }
+
+
+def test_margins_settings_chance_and_shares_in_korean_and_english_are_not_results() -> None:
+    text = (
+        "GPT-4o reached an accuracy of 0.81, and its sensitivity and specificity improved by almost 9% and 12%. "
+        "Its precision was 4% and 6% higher than the rule's. The class weight was set to 0.35. "
+        "A random guessing baseline reached 25.0% accuracy. "
+        "정확도는 1에 근접한 0.93이었다. 모델은 80%의 경우 확신했고, 기존 점수보다 약 30% 더 정확했다."
+    )
+    record = read_text(text)
+    assert {c.value for c in record.claims if c.value is not None} == {0.81, 0.93}

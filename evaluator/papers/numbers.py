@@ -41,7 +41,7 @@ _UNIT_AFTER = re.compile(
     r"(?:validation |test |training )?(?:sets|folds|splits|runs|seeds|repetitions|iterations)\b|"
     # counts on a model's page: "from 4 benchmark results across 2 sources" (openbiollm_8b_whatmodel_*.md)
     r"benchmarks?\b|sources\b|results\b|votes\b|ratings\b|reviews\b|downloads\b|likes\b|"
-    r"kg|percentile|x\b|개|건|명|문항|년|월|일|시간|분|초|만|천|세|"
+    r"kg|percentile|x\b|개|건|명|문항|년|월|일|시간|분|초|밀리초|마이크로초|만|천|세|"
     # settings and sizes written with a hyphen: "5-shot", "4-bit", "10-fold", "5-option" (usmle_llm_systematic_*,
     # medqa_aiwiki_overview.md); "50%대", "in the fifties" (dental_exam_chatbots_kollo_ko.md)
     r"shots?\b|bits?\b|fold\b|way\b|options?\b|epochs?\b|layers?\b|USD|dollars|달러|원\b|점대|대(?=[에로의를는가]|$))",
@@ -98,7 +98,7 @@ _CHANGE = re.compile(
 )
 # the scale of a metric explained (icu_cardiac_arrest_hrv_ai_news_ko.md, "값이 1에 가까울수록 성능이 우수")
 _SCALE_BEFORE = re.compile(r"\b(?:closer to|close to|approaching|from 0 to|between 0 and)\W{0,3}$", re.I)
-_KO_SCALE_AFTER = re.compile(r"^ ?(?:에 가까울 ?수록|에 가까운|에 근접할수록)")
+_KO_SCALE_AFTER = re.compile(r"^ ?(?:에 가까울 ?수록|에 가까운|에 근접할수록|에 근접한)")
 _PEOPLE = re.compile(
     r"(?:physicians?|doctors?|clinicians?|humans?|experts?|residents|students|examinees|test[- ]takers|fellows|"
     r"participants|trainees|"
@@ -109,7 +109,9 @@ _PEOPLE = re.compile(
 _SHARE_AFTER = re.compile(
     r"^ ?(?:of (?:the |all |our )?(?:[\w-]+ ){0,2}(?:patients|participants|subjects|admissions|surgeries|operations|"
     r"cohort|population|respondents|episodes|events|cases)\b|"
-    r"(?:clinical )?(?:vignettes|men|women|males|females|female|male))",
+    r"(?:clinical )?(?:vignettes|men|women|males|females|female|male)|"
+    # "in 92% of cases" in Korean ("92%의 경우": deepseek_r1_o3mini_diagnosis_haebom_summary_ko.md)
+    r"의 경우)",
     re.I,
 )
 # a share of what something costs or weighs: "at about 10% of DeepSeek R1's cost" (medgemma_27b_multimodal_*.md)
@@ -140,6 +142,11 @@ _LABEL_BEFORE = re.compile(
 # marks or percent, which are a score's units
 _COUNTED = re.compile(
     r"^ (?:[a-z][a-z-]{1,20} ){0,2}(?!points\b|marks\b|percent|correct\b)[a-z][a-z-]{1,20}(?:s|ies)\b(?! of\b)"
+)
+_LISTED_DIFFERENCES = re.compile(
+    r"^ ?%?(?:,? (?:and |or )?-?\d{1,3}(?:\.\d{1,3})? ?%?){1,6} (?:percentage )?(?:points? )?"
+    r"(?:higher|lower|more|less|better|worse|greater|smaller)\b",
+    re.I,
 )
 _LABELS_AFTER_NOUN = re.compile(r"\b([a-z]{3,20}s) (?:\d{1,3}(?:,| and| or)? ){0,6}(?:and |or )?$")
 _COUNT_AFTER = re.compile(r"^ (?:of|out of) (?:the |all )?\d")
@@ -182,6 +189,8 @@ _POINTS = re.compile(r"^점(?!대| ?(?:높|낮|차이|상승|하락|향상|더|�
 _KO_GAIN_AFTER = re.compile(
     r"^(?:,? ?(?:및 |그리고 )?-?\d{1,4}(?:\.\d{1,3})? ?%?){0,8} ?(?:%p|%포인트|포인트|p)? ?(?:씩 ?)?"
     r"(?:향상|증가|개선|상승|감소|하락|높아|낮아|높은|낮은|늘|줄)"
+    # "약 42% 더 정확하게": a margin ("% 더", more), not a score (aitrics_vc_prospective_*_ko.md)
+    r"|^ ?%? ?더 "
 )
 _OPERATING_AFTER = re.compile(r"^ ?(?:sensitivity|specificity|recall|precision|PPV|NPV|FPR)\b", re.I)
 
@@ -273,9 +282,23 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     labels = _LABELS_AFTER_NOUN.search(before)
     if written.isdigit() and match.group(2) is None and labels and metric_of(labels.group(1)) is None:
         return True  # numbers naming things: "at the prediction gaps 5, 10 and 20", "in cohorts 1 and 2"
+    if _LISTED_DIFFERENCES.match(sentence[end : end + 60]):
+        return True  # "the sensitivity and specificity were 14% and 15% higher": each value of the list is a margin
+    if re.search(r"\b(?:set|fixed) (?:to|at) $", before) or re.match(r"^ ?%? ?(?:으로|로) 설정", after):
+        return True  # a setting: "SMOTE 비율을 0.04로 설정", "the ratio was set to 0.04"
+    if re.search(
+        r"\brandom(?! forest)(?: guessing| chance)?(?: baseline| classifier)?\b[\w ]{0,20}$",
+        sentence[max(0, start - 50) : start],
+        re.I,
+    ):
+        return True  # "the random guessing baseline achieved 22.46%": chance, not a model
     if written.isdigit() and match.group(2) is None and _COUNTED.match(after):
         return True  # a count of things: "using 2 prompting strategies", "spans 26 medical specialties"
-    if re.search(r"\bby -?[\d.]{1,8} ?%?(?:,? (?:and )?-?[\d.]{1,8} ?%?){0,6},? (?:and |or )?$", before):
+    if re.search(
+        r"\bby (?:almost |nearly |about |approximately |around |up to |over )?(?:-?[\d.]{1,8} ?%?(?:,? (?:and )?"
+        r"-?[\d.]{1,8} ?%?){0,6},? (?:and |or )?)?$",
+        before,
+    ):
         return True  # the rest of a list of differences: "outperforming ... by 13.0% and 10.4%"
     if re.search(r"\d ?(?:[−-]|\^ ?[−-]?)$", before):
         return True  # an exponent: "p <10−15", "10^-5" (icu_30day_mortality_ann_vs_saps3_sweden_pmc_abstract.md)
