@@ -303,3 +303,15 @@ def test_margins_settings_chance_and_shares_in_korean_and_english_are_not_result
     )
     record = read_text(text)
     assert {c.value for c in record.claims if c.value is not None} == {0.81, 0.93}
+
+
+def test_a_share_with_its_count_is_accuracy_metrics_after_a_list_pair_and_a_version_after_a_name_is_no_value() -> None:
+    text = (
+        "Llama-3-70B scored 81.2% (130/160) on the board questions. It reaches 77% and 71% in accuracy and F1 score, "
+        "respectively, on the Evidence Inference 2.0 benchmark."
+    )
+    assert found(read_text(text)) == {
+        ("Llama-3-70B", "accuracy", 0.812),
+        ("Llama-3-70B", "accuracy", 0.77),
+        ("Llama-3-70B", "f1", 0.71),
+    }

@@ -254,6 +254,8 @@ def _claim(
         r"\baverage (?:score )?of $|\bmean (?:score )?of $", evidence[max(0, start - 20) : start]
     ):
         metric = "average score"  # "scoring an average of 96.4" (kmed_ai_snuh_naver_news.md)
+    if metric == "score" and "%" in raw and re.match(r" ?\(\d{1,5} ?(?:/|of) ?\d{1,5}\)", evidence[start + len(raw) :]):
+        metric = "accuracy"  # "ChatGPT scored 74.9% (143/191)": the share of questions it got right
     reading = read_value(raw, metric=metric, score=bool(metric and metric.endswith("score")) and "%" not in raw)
     value = reading.value if reading else None
     ci_read = None

@@ -39,6 +39,12 @@ def respectively(
         # the metrics the values are listed for are the last ones named: "test accuracy of 83.0% (average
         # sensitivity, specificity, and AUROC of 0.757, 0.902, and 0.781, respectively)"
         listed_metrics = listed_metrics[-len(listed) :]
+    last = numbers[listed[-1]][1]
+    named_after = _distinct([m[2] for m in metrics if last <= m[0] and (word is None or m[1] <= word.start())])
+    if word is not None and len(listed_metrics) < 2 and len(named_after) == len(listed):
+        # the metrics named after the values: "84% and 82% in overall accuracy and F1 score, respectively"
+        # (md_informed_attention_biobert_pubmedqa_cord_abstract.md)
+        listed_metrics = named_after
     if len(listed_metrics) > 1:
         listed_metrics = [m for m in listed_metrics if m != "score"]
     listed_models = _distinct([n for p, n in models if p < first])

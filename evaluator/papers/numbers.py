@@ -276,6 +276,9 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True  # the scale of a metric, not a result: "the closer to 1", "AUROC 값이 1에 가까울수록"
     if re.match(r"^-[a-z]{3,}", after):  # a count in a compound: "a 100-iteration bootstrap" (apricot_m_*.md)
         return True
+    named = re.search(r"\b([A-Z][a-z]{2,20}) $", before)
+    if named and match.group(2) is None and re.fullmatch(r"[1-9]\.\d", written) and metric_of(named.group(1)) is None:
+        return True  # a version after a name: "the Evidence Inference 2.0 benchmark", "Gemini 2.0" (not "Accuracy 0.9")
     near = re.search(r"([A-Za-z][\w-]{0,30})\s?≈\s?$", before)
     if near and metric_of(near.group(1)) is None:
         return True  # a value only near what a name scored: "(qSOFA ≈ 0.74, SIRS ≈ 0.70)"; "AUROC ≈ 0.867" is one
