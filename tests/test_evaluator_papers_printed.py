@@ -315,3 +315,19 @@ def test_a_share_with_its_count_is_accuracy_metrics_after_a_list_pair_and_a_vers
         ("Llama-3-70B", "accuracy", 0.77),
         ("Llama-3-70B", "f1", 0.71),
     }
+
+
+def test_a_diff_views_gutter_between_table_rows_is_dropped_and_long_settings_keys_label_their_numbers() -> None:
+    page = """12 |
+| Model | MedQA | PubMedQA |
+|
+13 |
+| --- | --- | --- |
+|
+14 |
+| Asclepius-13B | 48.3 | 71.2 |
+|
+15 |
+The card says it is accurate. max_new_tokens: 15 repetition_penalty: 1.18
+"""
+    assert found(read_text(page)) == {("Asclepius-13B", None, 0.483), ("Asclepius-13B", None, 0.712)}

@@ -32,7 +32,7 @@ from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, E
 from evaluator.papers.results_json import json_prose, results_json
 from evaluator.papers.run_logs import printed_results, run_log_claims
 from evaluator.papers.scoring import words
-from evaluator.papers.segment import Segments, plain, segment, unglued_labels, with_line_breaks
+from evaluator.papers.segment import Segments, plain, segment, unglued_labels, with_line_breaks, without_gutter
 from evaluator.papers.spaced import interval_tables, spaced_tables
 from evaluator.papers.subjects import subjects_of, unique
 from evaluator.papers.tables import table_claims
@@ -89,7 +89,7 @@ class RuleExtractor:
 
 def read_rules(text: str) -> Extraction:
     """Everything the rules find in `text`, before mapping."""
-    text = unglued_labels(with_line_breaks(without_comments(text[:MAX_TEXT])))
+    text = unglued_labels(with_line_breaks(without_gutter(without_comments(text[:MAX_TEXT]))))
     matter = read_front_matter(text)
     harness, rest = results_json(text[matter.end :])
     body = json_prose(rest)

@@ -166,6 +166,21 @@ _GLUED_LABEL = re.compile(
 )
 
 
+# a diff or blame view's gutter between the lines of a file: a line number and a bar, or a bar alone, on lines of their
+# own ("20 |", "|" between the rows of a card's table: medmerge_tulu_70b_card_commit_open_llm_leaderboard.md)
+_GUTTER = re.compile(r"(?m)^[ \t]{0,8}\d{0,6}[ \t]{0,4}\|[ \t]*\n")
+_NUMBERED = re.compile(r"(?m)^[ \t]{0,8}\d{1,6}[ \t]{0,4}\|[ \t]*$")
+
+
+def without_gutter(text: str) -> str:
+    """The text without a copied diff view's gutter lines, so that a table's rows meet again; only where line numbers
+    show it is one (a bar alone on a line is also how a page's table whose cells break over lines is copied:
+    openphr_medical_leaderboard_access_params.md)."""
+    if "|" not in text or len(_NUMBERED.findall(text, 0, 200_000)) < 3:
+        return text
+    return _GUTTER.sub("", text)
+
+
 def unglued_labels(text: str) -> str:
     """The text with each section label run into the word after it set apart: "ResultsGPT-4.0" is "Results:
     GPT-4.0"."""
