@@ -331,3 +331,16 @@ def test_a_diff_views_gutter_between_table_rows_is_dropped_and_long_settings_key
 The card says it is accurate. max_new_tokens: 15 repetition_penalty: 1.18
 """
     assert found(read_text(page)) == {("Asclepius-13B", None, 0.483), ("Asclepius-13B", None, 0.712)}
+
+
+def test_log_loss_is_a_metric_a_typeset_minus_is_kept_and_an_optimal_threshold_and_clinicians_are_no_models() -> None:
+    text = (
+        "The gradient-boosted model reached AUC 0.842 and log loss 0.251 on held-out patients, with a calibration "
+        "intercept of −0.031. At the Youden-optimal threshold of 0.3, its precision was 0.44. "
+        "임상의 12명의 평균 정확도는 31.0%였다."
+    )
+    record = read_text(text)
+    assert {(c.metric, c.value) for c in record.claims if c.value is not None} >= {("log loss", 0.251), ("auc", 0.842)}
+    assert ("calibration intercept", -0.031) in {(c.metric, c.value) for c in record.claims}
+    assert 0.31 not in {c.value for c in record.claims}
+    assert not any("optimal" in m.name for m in record.models)

@@ -108,6 +108,7 @@ METRIC_WORDS = (
     ("reproducibility", r"reproducibility"),
     # text-overlap scores, which are no model ("a BERTScore of 0.86": arahealthqa_llm_majority_voting_*.md); each
     # keeps its written variant ("BLEU-4", "ROUGE-L")
+    ("log loss", r"log[- ]?loss|cross[- ]entropy(?: loss)?"),  # "AUC 0.806 and log loss 0.243" (eicu_simple_*.md)
     ("bertscore", r"BERT ?Score"),
     ("rouge-1", r"ROUGE-?1"),
     ("rouge-2", r"ROUGE-?2"),

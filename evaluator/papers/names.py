@@ -154,7 +154,7 @@ _NOT_A_NAME = re.compile(
 _NOT_A_TIER = re.compile(
     r"-(?:Finetuned|Fine-tuned|Tuned|Based|Specific|Level|Style|Aware|Only|Free|like|type|related|associated|"
     r"induced|positive|negative|naive|naïve|regularized|regularised|weighted|penalized|adjusted|calibrated|augmented|"
-    r"balanced|enhanced|guided|driven)$",
+    r"balanced|enhanced|guided|driven|optimal|optimized|optimised)$",
     re.I,
 )
 # words written around a slash ("train/val", "yes/no/maybe", "pass/fail") and a repository's folders ("data/raw")

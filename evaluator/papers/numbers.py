@@ -102,7 +102,7 @@ _KO_SCALE_AFTER = re.compile(r"^ ?(?:에 가까울 ?수록|에 가까운|에 근
 _PEOPLE = re.compile(
     r"(?:physicians?|doctors?|clinicians?|humans?|experts?|residents|students|examinees|test[- ]takers|fellows|"
     r"participants|trainees|"
-    r"의사|전문의|의료진|응시자|수험생)",
+    r"의사|전문의|임상의|의료진|응시자|수험생)",
     re.I,
 )
 # a share of the cohort or of the items, not a score: "38.4% of patients", "98% clinical vignettes"

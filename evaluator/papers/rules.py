@@ -89,7 +89,8 @@ class RuleExtractor:
 
 def read_rules(text: str) -> Extraction:
     """Everything the rules find in `text`, before mapping."""
-    text = unglued_labels(with_line_breaks(without_gutter(without_comments(text[:MAX_TEXT]))))
+    # a minus sign typeset as U+2212 is a minus: "intercept −0.0218" (eicu_simple_logistic_*_abstract.md)
+    text = unglued_labels(with_line_breaks(without_gutter(without_comments(text[:MAX_TEXT])))).replace("\u2212", "-")
     matter = read_front_matter(text)
     harness, rest = results_json(text[matter.end :])
     body = json_prose(rest)
