@@ -5,18 +5,7 @@ run, beside its runtime and memory."""
 
 from __future__ import annotations
 
-import asyncio
-
-from evaluator.papers import PaperRecord, RuleExtractor
-
-
-def read_text(text: str) -> PaperRecord:
-    return asyncio.run(RuleExtractor().extract(text, source="inline"))
-
-
-def found(record: PaperRecord) -> set[tuple[str | None, str | None, float | None]]:
-    return {(c.model, c.metric, c.value) for c in record.claims}
-
+from tests.papers_support import found, read_text
 
 PRINTED = """# Sepsis onset, 6-hour horizon
 

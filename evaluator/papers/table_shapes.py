@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from evaluator.papers.measures import metric_of
+from evaluator.papers.measures import benchmark_of, metric_of
 from evaluator.papers.segment import Table
 
 _SPAN = re.compile(r"^-?\d{0,3}\.?\d{1,4} ?[-–] ?\d{0,3}\.?\d{1,4}$")  # "0.915-0.909": a range, a value column's
@@ -237,3 +237,36 @@ def run_model(caption: str) -> str | None:
     folders = [m.group(1) for m in _MODEL_PATH.finditer(caption) if not _FILE.search(m.group(1))]
     named = [f for f in folders if re.search(r"\d|-", f)]
     return named[-1] if named else None
+
+
+# a column headed with what it counts: "Invalid Actions", "Win rate", "Hallucination rate"
+NAMES_A_MEASURE = re.compile(
+    r"[A-Za-z][A-Za-z -]{0,30}\b(?:rates?|ratios?|counts?|actions|errors|failures|calls|wins|percentage)"
+    r"(?: ?\([^()]{1,30}\))?",
+    re.I,
+)
+
+
+def counts_only(table: Table) -> bool:
+    """A table of counts: whole numbers only, some over 100, under headers naming no metric ("| | Direct correct |
+    Direct wrong |" over "| CoT wrong | 76 | 292 |": pubmedqa_biomistral_cot_vs_direct_readme.md)."""
+    cells = [cell_number(c) for row in table.rows for c in row[1:] if c.strip()]
+    numbers = [c for c in cells if c is not None]
+    return (
+        bool(numbers)
+        and len(numbers) == len(cells)
+        and all(re.fullmatch(r"\d{1,9}", n) for n in numbers)
+        and any(int(n) > 100 for n in numbers)
+        and not any(metric_of(h) or NAMES_A_MEASURE.fullmatch(h.strip()) for h in table.header)
+    )  # but "| Model | Invalid Actions |" counts what it measures (medagentbench_sara_rank_parameters_readme.md)
+
+
+def all_values(table: Table) -> bool:
+    """A table of one row of values under benchmark names, no column of models: "| Pubmedqa | Medmcqa | USMLE |"
+    over "| 76.8 | 47.21 | 47.62 |" (biomistral_merged_zephyr_ties_card_rendered.md)."""
+    return (
+        len(table.rows) == 1
+        and len(table.header) >= 2
+        and all(cell_number(c) for c in table.rows[0] if c.strip())
+        and sum(1 for h in table.header if benchmark_of(h) or metric_of(h)) * 2 >= len(table.header)
+    )

@@ -22,7 +22,10 @@ from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.segment import Table
 from evaluator.papers.table_shapes import (
     MODEL_HEADER,
+    NAMES_A_MEASURE,
+    all_values,
     cell_number,
+    counts_only,
     is_training_log,
     model_column_first,
     not_a_score,
@@ -42,11 +45,6 @@ _HUMAN_ROW = re.compile(
 )
 
 
-_NAMES_A_MEASURE = re.compile(
-    r"[A-Za-z][A-Za-z -]{0,30}\b(?:rates?|ratios?|counts?|actions|errors|failures|calls|wins|percentage)"
-    r"(?: ?\([^()]{1,30}\))?",
-    re.I,
-)
 # a first cell that names nobody: "NA", "-", a size "70B" or a bare number, as in a leaderboard whose rows broke over
 # lines and slid under the wrong headers (pubmedqa_official_leaderboard_reasoning_required.md)
 _NO_NAME = re.compile(r"^(?:N/?A|n/?a|-|—|–|\d{1,4}(?:\.\d{1,3})?\s?[BMK]?|)$")
@@ -135,9 +133,9 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     corner = table.header[0]
     if _REFERENCE_CORNER.match(corner.strip()):
         return _judged_against(table)
-    if _all_values(table):
+    if all_values(table):
         return _subjects_row(table, context)
-    if _counts_only(table):
+    if counts_only(table):
         return []
     columns = table.header[1:]
     rows = [row for row in table.rows if row and any(cell_number(c) for c in row[1:])]
@@ -241,31 +239,6 @@ _TASK_CORNER = re.compile(
 )
 
 
-def _counts_only(table: Table) -> bool:
-    """A table of counts: whole numbers only, some over 100, under headers naming no metric ("| | Direct correct |
-    Direct wrong |" over "| CoT wrong | 76 | 292 |": pubmedqa_biomistral_cot_vs_direct_readme.md)."""
-    cells = [cell_number(c) for row in table.rows for c in row[1:] if c.strip()]
-    numbers = [c for c in cells if c is not None]
-    return (
-        bool(numbers)
-        and len(numbers) == len(cells)
-        and all(re.fullmatch(r"\d{1,9}", n) for n in numbers)
-        and any(int(n) > 100 for n in numbers)
-        and not any(metric_of(h) or _NAMES_A_MEASURE.fullmatch(h.strip()) for h in table.header)
-    )  # but "| Model | Invalid Actions |" counts what it measures (medagentbench_sara_rank_parameters_readme.md)
-
-
-def _all_values(table: Table) -> bool:
-    """A table of one row of values under benchmark names, no column of models: "| Pubmedqa | Medmcqa | USMLE |"
-    over "| 76.8 | 47.21 | 47.62 |" (biomistral_merged_zephyr_ties_card_rendered.md)."""
-    return (
-        len(table.rows) == 1
-        and len(table.header) >= 2
-        and all(cell_number(c) for c in table.rows[0] if c.strip())
-        and sum(1 for h in table.header if benchmark_of(h) or metric_of(h)) * 2 >= len(table.header)
-    )
-
-
 def _subjects_row(table: Table, context: Context) -> list[ExtractedClaim]:
     """The row's values as the text's one subject's, or an unnamed model's when the text names none once."""
     model = context.subjects[0] if len(context.subjects) == 1 else ""
@@ -295,7 +268,7 @@ def _judged_against(table: Table) -> list[ExtractedClaim]:
     claims = []
     for row, line in zip(table.rows, table.lines[1:], strict=False):
         for column, cell in zip(table.header[1:], row[1:], strict=False):
-            metric = column.strip().lower() if _NAMES_A_MEASURE.fullmatch(column.strip()) else metric_of(column)
+            metric = column.strip().lower() if NAMES_A_MEASURE.fullmatch(column.strip()) else metric_of(column)
             claim = _cell_claim(table, "", column, named.group(1), cell, f"{table.lines[0]}\n{line}", False, metric)
             if claim is not None and metric is not None:
                 claims.append(claim.model_copy(update={"setting": f"against {row[0]}"}))
@@ -377,7 +350,7 @@ def _cell_claim(
     if (
         metric is None
         and not benchmark_of(label)
-        and (_NAMES_A_MEASURE.fullmatch(label.strip()) or _WORDS_HEADER.fullmatch(label.strip()))
+        and (NAMES_A_MEASURE.fullmatch(label.strip()) or _WORDS_HEADER.fullmatch(label.strip()))
     ):
         # a column headed with what it counts names its own metric: "| Model | Invalid Actions |", "| Win rate |"
         # (medagentbench_sara_rank_parameters_readme.md), and so does a measure the vocabulary does not hold:
