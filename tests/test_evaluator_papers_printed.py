@@ -333,3 +333,23 @@ def test_log_loss_is_a_metric_a_typeset_minus_is_kept_and_an_optimal_threshold_a
     assert ("calibration intercept", -0.031) in {(c.metric, c.value) for c in record.claims}
     assert 0.31 not in {c.value for c in record.claims}
     assert not any("optimal" in m.name for m in record.models)
+
+
+def test_a_results_table_written_in_approximations_is_read_but_a_plans_approximate_targets_are_not() -> None:
+    results = """| Model | AUROC | AUPRC |
+|---|---:|---:|
+| LightGBM | ~0.91 | ~0.48 |
+| GRU-D | ~0.88 | ~0.41 |
+"""
+    assert found(read_text(results)) == {
+        ("LightGBM", "auroc", 0.91),
+        ("LightGBM", "auprc", 0.48),
+        ("GRU-D", "auroc", 0.88),
+        ("GRU-D", "auprc", 0.41),
+    }
+    plan = """| Model | Accuracy | Status |
+|---|---|---|
+| Qwen2.5-7B | ~70% | Target |
+| Qwen2.5-14B | ~78% | Expected |
+"""
+    assert [c for c in read_text(plan).claims if c.value is not None] == []

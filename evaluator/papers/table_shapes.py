@@ -270,3 +270,26 @@ def all_values(table: Table) -> bool:
         and all(cell_number(c) for c in table.rows[0] if c.strip())
         and sum(1 for h in table.header if benchmark_of(h) or metric_of(h)) * 2 >= len(table.header)
     )
+
+
+# a results table that writes every value as approximate: "| CatBoost | Tabular | ~0.99 | ~0.63 |" under "| Model |
+# Modality | AUROC | AUPRC |" (sepsis_6h_early_warning_mimic3_catboost_clinicalbert_fusion_readme.md) reports rounded
+# results; a plan's "~60%" beside phases and targets (kormed_target_96_4_plan.md) stays no result
+_APPROXIMATE = re.compile(r"^[~≈∼] ?(?=[\d.])")
+_PLANNED = re.compile(r"\b(?:target|goal|expected|planned|plan|phase|estimate[sd]?|projected)\b", re.I)
+
+
+def reported_approximately(table: Table) -> Table:
+    """The table with the approximation marks of a results table's values taken off (see above)."""
+    cells = [c.strip() for row in table.rows for c in row[1:] if re.search(r"\d", c)]
+    marked = [c for c in cells if _APPROXIMATE.match(c)]
+    words = " ".join([table.caption, *table.header, *(c for row in table.rows for c in row)])
+    if (
+        not marked
+        or len(marked) * 5 < len(cells) * 4
+        or _PLANNED.search(words)
+        or not any(map(metric_of, table.header))
+    ):
+        return table
+    rows = [[_APPROXIMATE.sub("", c.strip()) for c in row] for row in table.rows]
+    return Table(table.header, rows, table.lines, table.caption)

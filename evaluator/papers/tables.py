@@ -29,6 +29,7 @@ from evaluator.papers.table_shapes import (
     is_training_log,
     model_column_first,
     not_a_score,
+    reported_approximately,
     run_model,
     run_settings,
     with_sub_header,
@@ -126,7 +127,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     """One claim per numeric result cell, by row and column header."""
     if not table.header or is_training_log(table):
         return []
-    table = model_column_first(without_rank_columns(with_sub_header(without_prior_work(table))))
+    table = model_column_first(without_rank_columns(with_sub_header(without_prior_work(reported_approximately(table)))))
     long = _long_claims(table, context.subjects)
     if long is not None:
         return long
