@@ -353,3 +353,13 @@ def test_a_results_table_written_in_approximations_is_read_but_a_plans_approxima
 | Qwen2.5-14B | ~78% | Expected |
 """
     assert [c for c in read_text(plan).claims if c.value is not None] == []
+
+
+def test_c_statistics_are_auroc_and_code_classes_activations_and_optimisers_are_no_models() -> None:
+    text = (
+        "We trained an LSTM with BCEWithLogitsLoss, ReLU activations and AdamW. The LSTM reached C-statistics of 0.81 "
+        "at 2 h and 0.77 at 6 h."
+    )
+    record = read_text(text)
+    assert {(c.model, c.metric, c.value) for c in record.claims} == {("LSTM", "auroc", 0.81), ("LSTM", "auroc", 0.77)}
+    assert {m.name for m in record.models} == {"LSTM"}
