@@ -363,3 +363,14 @@ def test_c_statistics_are_auroc_and_code_classes_activations_and_optimisers_are_
     record = read_text(text)
     assert {(c.model, c.metric, c.value) for c in record.claims} == {("LSTM", "auroc", 0.81), ("LSTM", "auroc", 0.77)}
     assert {m.name for m in record.models} == {"LSTM"}
+
+
+def test_a_leaderboards_score_column_under_its_benchmark_is_a_percentage_and_prevalence_columns_are_no_scores() -> None:
+    board = """### PubMedQA leaderboard
+
+| Model | Score | Test prevalence |
+|---|---|---|
+| BioMistral-7B | 77.5 | 55.2 |
+| Meditron-70B | 81.6 | 55.2 |
+"""
+    assert found(read_text(board)) == {("BioMistral-7B", "score", 0.775), ("Meditron-70B", "score", 0.816)}

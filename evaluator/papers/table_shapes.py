@@ -168,6 +168,8 @@ _COST_COLUMN = re.compile(
     r"\bvram\b|\btrain(?:ing)?[ _-]?(?:split|size|samples?|examples?|set size)\b|"
     # the operating point a row was read at: "| Model | Threshold | Sensitivity |" (aki_nephrotoxic_drugs_*.md)
     r"\bthresholds?\b|\bcut-?offs?\b|\boperating point\b|"
+    # how common the outcome is: "Train Prevalence", "Test Prevalence" (mimic3_benchmarks_task_statistics_tables.md)
+    r"\bprevalence\b|\bincidence\b|"
     # how many things it was run on: "Examples", "n_samples", "Questions", "Patients"
     r"^(?:#|n|no\.|num)?[ _]?(?:examples|samples|questions|items|cases|patients|shots)$",
     re.I,

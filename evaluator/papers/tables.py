@@ -167,7 +167,12 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     )
     # a table of benchmark columns written on a 0-100 scale: its average column is on that scale too
     # (or of benchmark rows: "| Benchmark | Baichuan-M2-32B |" over "| AIME24 | 83.4 |")
-    on_benchmarks = any(benchmark_of(c) for c in columns) or re.match(r"(?i)benchmarks?$", corner.strip()) is not None
+    on_benchmarks = (
+        any(benchmark_of(c) for c in columns)
+        or re.match(r"(?i)benchmarks?$", corner.strip()) is not None
+        # or a leaderboard's "Score" column under a caption naming its benchmark (airesourcehub_medqa_*.md)
+        or (benchmark_of(table.caption) is not None and any(_VALUE_HEADER.match(c.strip()) for c in columns))
+    )
     percent_table = on_benchmarks and any(_above_one(c) for r in rows for c in r[1:])
     claims = []
     above = ""
