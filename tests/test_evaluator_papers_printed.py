@@ -374,3 +374,34 @@ def test_a_leaderboards_score_column_under_its_benchmark_is_a_percentage_and_pre
 | Meditron-70B | 81.6 | 55.2 |
 """
     assert found(read_text(board)) == {("BioMistral-7B", "score", 0.775), ("Meditron-70B", "score", 0.816)}
+
+
+REPORT = """| Model | AUROC | F1 |
+|---|---|---|
+| Full Model | 0.912 | 0.801 |
+| No-Labs | 0.856 | 0.744 |
+
+### Metrics
+
+| Metric | Full Model | No-Labs | Δ |
+|---|---|---|---|
+| AUROC | 0.9118 | 0.8561 | -0.0557 |
+
+#### No-Labs Model
+```
+Sensitivity: 0.812 (65/80)
+Specificity: 0.744 (58/78)
+```
+"""
+
+
+def test_a_metric_by_model_table_restating_values_with_more_digits_and_a_sections_printed_metrics() -> None:
+    record = read_text(REPORT)
+    assert found(record) == {
+        ("Full Model", "auroc", 0.912),
+        ("Full Model", "f1", 0.801),
+        ("No-Labs", "auroc", 0.856),
+        ("No-Labs", "f1", 0.744),
+        ("No-Labs Model", "sensitivity", 0.812),
+        ("No-Labs Model", "specificity", 0.744),
+    }
