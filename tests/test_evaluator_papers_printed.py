@@ -405,3 +405,19 @@ def test_a_metric_by_model_table_restating_values_with_more_digits_and_a_section
         ("No-Labs Model", "sensitivity", 0.812),
         ("No-Labs Model", "specificity", 0.744),
     }
+
+
+def test_values_named_for_models_after_an_aggregate_units_in_lists_and_lab_measures() -> None:
+    text = (
+        "The accuracies of the three LLMs were 88.1% for Qwen3-235B, 84.0% for GPT-4.1 and 80.2% for Gemma 3 27B. "
+        "The CKDNet model estimated eGFR with a MAE and RMSE of 4.1 mL and 6.3 mL, respectively, in mg/dL terms. "
+        "The area under the operating characteristic curve of CKDNet was 0.83."
+    )
+    record = read_text(text)
+    assert found(record) >= {
+        ("Qwen3-235B", "accuracy", 0.881),
+        ("GPT-4.1", "accuracy", 0.84),
+        ("Gemma 3 27B", "accuracy", 0.802),
+        ("CKDNet", "auroc", 0.83),
+    }
+    assert not {m.name for m in record.models} & {"eGFR", "mg/dL"}

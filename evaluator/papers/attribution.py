@@ -67,7 +67,7 @@ _OTHER_SUBJECT = re.compile(
     r"[,;] (?:while|whereas|but) (?:the )?[A-Z][\w.-]{1,20}(?: [A-Z0-9+][\w.+-]{0,20}){0,3} "
     r"(?:had|has|was|got|[a-z]{2,14}ed)\b"  # "while Command R + lagged with 50%" (turkish_specialty_exam_*.md)
 )
-_FOR_AFTER = re.compile(
+FOR_AFTER = re.compile(
     r"%?\)?(?: ?\(\d{1,5} ?(?:/|of|out of) ?\d{1,5}\))? (?:for|by|with|from) (?:the |OpenAI'?s? |Google'?s? )?"
 )
 
@@ -104,7 +104,7 @@ def model_for(
             return subject
         return subject_of(sentence, context) if before else None
     later = [(p, n) for p, n in models if p > start]
-    if later and _FOR_AFTER.fullmatch(sentence[numbers[index][1] : later[0][0]]):
+    if later and FOR_AFTER.fullmatch(sentence[numbers[index][1] : later[0][0]]):
         # "163/176 (92.6%) for OpenAI o1": the value is the model named after "for" (spanish_mir_2024_*.md)
         return later[0][1]
     prior = [(p, n) for p, n in models if p < start]

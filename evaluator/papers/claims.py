@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from evaluator.papers.attribution import NOBODY, Context, model_for, remember_model, subject_of
+from evaluator.papers.attribution import FOR_AFTER, NOBODY, Context, model_for, remember_model, subject_of
 from evaluator.papers.lists import respectively
 from evaluator.papers.measures import benchmarks_in, metrics_in
 from evaluator.papers.names import models_in
@@ -79,7 +79,12 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
             continue
         if said_of_people(sentence, start, [p for p, _ in models]):
             continue
-        named_here = model is not None or any(p < start for p, _ in models)
+        named_here = (
+            model is not None
+            or any(p < start for p, _ in models)
+            # or named right after it: "the accuracies of the four LLMs were 97.2% for Gemini 2.5 Pro, ..."
+            or any(p > end and FOR_AFTER.fullmatch(sentence[end:p]) for p, _ in models)
+        )
         if not named_here and _AGGREGATE.search(sentence[max(0, start - 80) : start]):
             # "Machine learning algorithms showed ...", "LLM은 평균 64%", "Most chatbots demonstrated a median ...,
             # while ... a median accuracy of 67%" (cardiology_board_exam_chatbots_smw_summary.md): over many models

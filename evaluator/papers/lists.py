@@ -65,7 +65,10 @@ def respectively(
 _LIST_GAP = re.compile(
     r"(?: ?[(\[][^()\[\]]{0,80}[)\]]|,? ?(?:(?:95|90|99) ?% ?)?(?:CI|confidence intervals?)[:,]? ?-?[\d.]{1,8} ?%? ?"
     # or a spread: "180.3 ± 22.2, 251.0 ± 13.1, and 256.7 ± 14.0" (japanese_nursing_exam_chatgpt_copilot_*.md)
-    r"(?:-|–|—|to|,) ?-?[\d.]{1,8} ?%?| ?%? ?± ?[\d.]{1,8} ?%?)?,? ?(?:and |or |to |및 )?"
+    r"(?:-|–|—|to|,) ?-?[\d.]{1,8} ?%?| ?%? ?± ?[\d.]{1,8} ?%?)?"
+    # or each value's unit: "the MAE and RMSE were 0.09 mg/dL and 0.14 mg/dL" (nephrocast_next_day_creatinine_*.md)
+    r"(?: ?(?:mg/dL|mmol/L|µmol/L|mmHg|ms|s|sec|min|h|hours?|days?|mL|kg|bpm|points?|pts))?"
+    r",? ?(?:and |or |to |및 )?"
 )
 
 

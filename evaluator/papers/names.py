@@ -41,7 +41,7 @@ _METHODS = re.compile(
     r"gradient boosting(?: machines?)?|logistic regressions?|classification and regression trees?|"
     r"random[ -]forests?(?: classifiers?)?|support vector machines?|multi-?layer perceptrons?|decision trees?|"
     r"na[iï]ve Bayes|k-nearest neighbou?rs?|gated recurrent units?|"
-    r"long short-term memory|CNN|RNN|LSTM|GRU|DNN|ANN|MLP|XGB|LGBM|TCN|temporal convolutional networks?|"
+    r"long short-term memory|CNN|RNN|LSTM|GRU|DNN|ANN|MLP|XGB|LGBM|TCN|temporal convolutional networks?|(?-i:RF)|"
     # "the models of KNN, logistic regression, ... bagging, and XGBoost" (mechanically_ventilated_*_abstract.md)
     r"KNN|k-NN|bagging|LASSO(?: regression)?|elastic[- ]net|ridge regression|"
     # "gradient boosted trees (GBT) ... the admission GBT model" (icu_admission_mortality_gbt_bmc_abstract.md)
@@ -135,6 +135,8 @@ _NOT_MODELS = re.compile(
     r"PhD|MD|MSc|MPH|DrPH|BSc|MBBS|FRCA|FRCPC|FANZCA|"
     # methods of features, explanation and resampling, not models (postop_complications_mimic3_*_readme_excerpt.md)
     r"TF-IDF|SHAP|LIME|SMOTE|PCA|t-SNE|UMAP|NLP|EHRs?|SHapley|exPlanations|PHI|"
+    # and laboratory measures written with inner capitals: serum creatinine "SCr", "eGFR", "NT-proBNP"
+    r"SCr|sCr|eGFR|NT-proBNP|proBNP|PaO2/FiO2|"
     # and the parts a network is built with: activations and optimisers ("ReLU", "AdamW")
     r"ReLU|GELU|SiLU|Softmax|Adam|AdamW|SGD|RMSprop|"
     # and statistical tests, named after people ("a McNemar test": pubmedqa_biomistral_cot_vs_direct_readme.md)
@@ -167,6 +169,9 @@ _SLASHED_WORDS = frozenset(
 _FOLDERS = frozenset(
     {"data", "src", "scripts", "configs", "config", "outputs", "output", "results", "logs", "checkpoints", "ckpt"}
     | {"metrics", "notebooks", "docs", "tests", "artifacts", "figures", "assets", "images", "runs"}
+)
+_UNIT_RATIO = re.compile(
+    r"(?:[mµnp]?g|[mµd]?L|mmol|µmol|mEq|IU|U|kg|mg|beats|breaths)/(?:[mdµ]?L|kg|min|h|hr|day|m2|m²)"
 )
 _FILE_NAME = re.compile(r"\.(?:json|jsonl|csv|tsv|ya?ml|py|sh|ipynb|txt|md|pt|pth|pkl|bin|safetensors|png|pdf)$", re.I)
 _AUTHOR = re.compile(r"^[A-Z][a-z]+\d{1,2}$")
@@ -341,7 +346,7 @@ def is_model_name(name: str) -> bool:
         return False  # a word describing something: "non-COVID-19", "COVID-19-specific", "LLM-based"
     if "/" in name:
         parts = name.split("/")
-        if parts[0].lower() in _FOLDERS or _FILE_NAME.search(name):
+        if parts[0].lower() in _FOLDERS or _FILE_NAME.search(name) or _UNIT_RATIO.fullmatch(name):
             return False  # a path in a repository: "data/raw", "metrics/bootstrap_ci_seed42.json"
         if all(part.lower() in _SLASHED_WORDS for part in parts) or len(parts[0]) < 2:
             return False  # "train/val", "yes/no/maybe", "b/c": words, not an org and a model
