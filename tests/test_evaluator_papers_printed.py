@@ -353,3 +353,55 @@ def test_a_results_table_written_in_approximations_is_read_but_a_plans_approxima
 | Qwen2.5-14B | ~78% | Expected |
 """
     assert [c for c in read_text(plan).claims if c.value is not None] == []
+
+
+def test_c_statistics_are_auroc_and_code_classes_activations_and_optimisers_are_no_models() -> None:
+    text = (
+        "We trained an LSTM with BCEWithLogitsLoss, ReLU activations and AdamW. The LSTM reached C-statistics of 0.81 "
+        "at 2 h and 0.77 at 6 h."
+    )
+    record = read_text(text)
+    assert {(c.model, c.metric, c.value) for c in record.claims} == {("LSTM", "auroc", 0.81), ("LSTM", "auroc", 0.77)}
+    assert {m.name for m in record.models} == {"LSTM"}
+
+
+def test_a_leaderboards_score_column_under_its_benchmark_is_a_percentage_and_prevalence_columns_are_no_scores() -> None:
+    board = """### PubMedQA leaderboard
+
+| Model | Score | Test prevalence |
+|---|---|---|
+| BioMistral-7B | 77.5 | 55.2 |
+| Meditron-70B | 81.6 | 55.2 |
+"""
+    assert found(read_text(board)) == {("BioMistral-7B", "score", 0.775), ("Meditron-70B", "score", 0.816)}
+
+
+REPORT = """| Model | AUROC | F1 |
+|---|---|---|
+| Full Model | 0.912 | 0.801 |
+| No-Labs | 0.856 | 0.744 |
+
+### Metrics
+
+| Metric | Full Model | No-Labs | Δ |
+|---|---|---|---|
+| AUROC | 0.9118 | 0.8561 | -0.0557 |
+
+#### No-Labs Model
+```
+Sensitivity: 0.812 (65/80)
+Specificity: 0.744 (58/78)
+```
+"""
+
+
+def test_a_metric_by_model_table_restating_values_with_more_digits_and_a_sections_printed_metrics() -> None:
+    record = read_text(REPORT)
+    assert found(record) == {
+        ("Full Model", "auroc", 0.912),
+        ("Full Model", "f1", 0.801),
+        ("No-Labs", "auroc", 0.856),
+        ("No-Labs", "f1", 0.744),
+        ("No-Labs Model", "sensitivity", 0.812),
+        ("No-Labs Model", "specificity", 0.744),
+    }

@@ -38,7 +38,7 @@ _METHODS = re.compile(
     # and plurals and hyphenated forms: "Random Forests", "light-gradient boosting machines", "Naïve Bayes"
     # (icu_delirium_labels_clinician_actions_cord_record.md, ppc_ml_two_hospitals_pmc_abstract.md)
     r"neural networks?|extreme[- ]gradient boosting(?: machines?)?|light[- ]gradient boosting machines?|"
-    r"gradient boosting(?: machines?)?|logistic regression|classification and regression trees?|"
+    r"gradient boosting(?: machines?)?|logistic regressions?|classification and regression trees?|"
     r"random[ -]forests?(?: classifiers?)?|support vector machines?|multi-?layer perceptrons?|decision trees?|"
     r"na[iï]ve Bayes|k-nearest neighbou?rs?|gated recurrent units?|"
     r"long short-term memory|CNN|RNN|LSTM|GRU|DNN|ANN|MLP|XGB|LGBM|TCN|temporal convolutional networks?|"
@@ -134,7 +134,9 @@ _NOT_MODELS = re.compile(
     # degrees after authors' names (acumen_hpi_single_arm_trial_scribd_abstract.md)
     r"PhD|MD|MSc|MPH|DrPH|BSc|MBBS|FRCA|FRCPC|FANZCA|"
     # methods of features, explanation and resampling, not models (postop_complications_mimic3_*_readme_excerpt.md)
-    r"TF-IDF|SHAP|LIME|SMOTE|PCA|t-SNE|UMAP|NLP|EHRs?|"
+    r"TF-IDF|SHAP|LIME|SMOTE|PCA|t-SNE|UMAP|NLP|EHRs?|SHapley|exPlanations|PHI|"
+    # and the parts a network is built with: activations and optimisers ("ReLU", "AdamW")
+    r"ReLU|GELU|SiLU|Softmax|Adam|AdamW|SGD|RMSprop|"
     # and statistical tests, named after people ("a McNemar test": pubmedqa_biomistral_cot_vs_direct_readme.md)
     r"McNemar|Wilcoxon|DeLong|Kruskal|Mann-Whitney|Bonferroni|Kaplan-Meier|Bland-Altman|Shapiro-Wilk|Hosmer-Lemeshow|"
     # journals, and gases measured at the bedside (eards_covid_ards_prediction_cord_record.md: "PLoS One", "SpO(2)")
@@ -331,6 +333,10 @@ def is_model_name(name: str) -> bool:
         return False
     if _NOT_A_NAME.search(name) or re.fullmatch(r"[A-Z]{2,6}s", name):  # and a plural acronym: "ICUs", "EHRs"
         return False
+    if re.search(
+        r"[a-z](?:Loss|Layer|Optimizer|Scheduler|Tokenizer|Dataset|DataLoader|Trainer|Config|Pipeline)$", name
+    ):
+        return False  # a class in code: "BCEWithLogitsLoss", "AutoTokenizer" (sepsis_onset_lstm_*_readme.md)
     if re.match(r"(?i)non-", name) or (_NOT_A_TIER.search(name) and " " not in name):
         return False  # a word describing something: "non-COVID-19", "COVID-19-specific", "LLM-based"
     if "/" in name:

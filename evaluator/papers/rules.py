@@ -222,10 +222,31 @@ def _unique_claims(claims: list[ExtractedClaim]) -> list[ExtractedClaim]:
         # but one sentence that writes a value twice states two results: "0.923 (95% CI, ...) 5 min in advance,
         # 0.933 (...) versus 0.923 (...) 10 min in advance" (hpi_forward_backward_anesthesiology_abstract.md)
         again = seen.get(key) == claim.evidence and not claim.evidence.startswith("|")
-        if (key not in seen or again) and not any(_restates(claim, earlier) for earlier in out):
+        if (key not in seen or again) and not any(
+            _restates(claim, earlier) or _more_digits(claim, earlier) for earlier in out
+        ):
             seen[key] = claim.evidence
             out.append(claim)
     return out
+
+
+def _more_digits(claim: ExtractedClaim, earlier: ExtractedClaim) -> bool:
+    """The same result written again with more decimals in another table: "| No-Hypotension | 0.821 |" and later
+    "| AUROC | 0.9248 | 0.8207 |" (icu_admission_febrile_oncology_xgboost_no_hypotension_report.md)."""
+    if claim.value is None or earlier.value is None or claim.value == earlier.value or claim.metric != earlier.metric:
+        return False
+    if claim.metric is None or words(claim.model) != words(earlier.model) or claim.setting != earlier.setting:
+        return False
+    if claim.evidence.split("\n", 1)[0] == earlier.evidence.split("\n", 1)[0]:
+        return False  # two cells of one table are two results
+    places = [len(v.split(".")[1]) if "." in v else 0 for v in (_digits(claim), _digits(earlier))]
+    fewer = min(places)
+    return 2 <= fewer < max(places) and round(claim.value, fewer) == round(earlier.value, fewer)
+
+
+def _digits(claim: ExtractedClaim) -> str:
+    found = re.search(r"\d+(?:\.\d+)?", claim.raw_value or "")
+    return found.group(0) if found else ""
 
 
 def _restates(claim: ExtractedClaim, earlier: ExtractedClaim) -> bool:

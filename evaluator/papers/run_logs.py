@@ -36,7 +36,8 @@ MAX_BLOCKS = 200
 MAX_LINES = 20000
 _KEY_VALUE = re.compile(
     r"^\s{0,8}(?:[-*]\s{1,2})?([A-Za-z][\w ./()-]{0,30}?(?:@\d{1,3})?)\s{0,4}[:=]\s{0,4}"
-    r"(-?\d{0,3}\.\d{1,17}|\d{1,3}(?:\.\d{1,4})?%)\s{0,4}[,;]?\s*$"
+    # perhaps with its count: "Sensitivity: 0.852 (69/81)"
+    r"(-?\d{0,3}\.\d{1,17}|\d{1,3}(?:\.\d{1,4})?%)\s{0,4}(?:\(\d{1,6} ?/ ?\d{1,6}\))?\s{0,4}[,;]?\s*$"
 )
 _DICT_PAIR = re.compile(r"['\"]([A-Za-z][\w ./()-]{0,30}?(?:@\d{1,3})?)['\"]\s{0,2}:\s{0,2}(-?\d{0,3}\.\d{1,17})\b")
 # whose results a line announces: "[DONE] MLP model test results:", "Results for XGBoost:", "Model: GPT-4o",
@@ -208,8 +209,23 @@ def _announced(lines: list[str], at: int) -> tuple[str | None, str | None]:
                 return None, None
             return name, _label_above(lines, back)
         if back < at:
-            return None, None
-    return None, None
+            return _section_model(lines, at), None
+    return _section_model(lines, at), None
+
+
+_SECTION = re.compile(r"^#{2,6}\s{1,3}([^#\n]{2,60}?)\s*$")
+
+
+def _section_model(lines: list[str], at: int) -> str | None:
+    """The model a block's section heading names, within a few lines above it ("#### Base Model" over a fenced
+    confusion matrix and its "Sensitivity: 0.852 (69/81)" lines: icu_admission_febrile_oncology_*_report.md)."""
+    for line in reversed(lines[max(0, at - 15) : at]):
+        heading = _SECTION.match(line)
+        if heading:
+            name = heading.group(1).strip(" *")
+            named = is_model_name(name) or bool(re.fullmatch(r"(?:[A-Z][\w-]{1,20} ){1,3}Model", name))
+            return name if named and not is_benchmark_or_metric(name) else None
+    return None
 
 
 def _label_above(lines: list[str], at: int) -> str | None:

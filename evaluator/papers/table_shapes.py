@@ -149,7 +149,7 @@ _CELL = re.compile(r"^(-?\d{1,3}(?:\.\d{1,10})?|-?\.\d{1,10}) ?(%)?(?: ?\(.{0,40
 
 _SKIP_COLUMNS = re.compile(
     r"^(?:#|n|params?|parameters|size|model size|#? ?params?.{0,12}|year|date|release.{0,6}|licen[sc]e|tokens?|"
-    r"context.{0,8}|type|open|weights|link|url|base(?: model)?|provider|institution|organi[sz]ation|notes?|"
+    r"context.{0,8}|type|open|weights|link|url|base|provider|institution|organi[sz]ation|notes?|"
     r"status|target|duration|phase|aspect|vram.{0,8}|training time|time|run ?time|inference time|support)$",
     re.I,
 )
@@ -168,6 +168,8 @@ _COST_COLUMN = re.compile(
     r"\bvram\b|\btrain(?:ing)?[ _-]?(?:split|size|samples?|examples?|set size)\b|"
     # the operating point a row was read at: "| Model | Threshold | Sensitivity |" (aki_nephrotoxic_drugs_*.md)
     r"\bthresholds?\b|\bcut-?offs?\b|\boperating point\b|"
+    # how common the outcome is: "Train Prevalence", "Test Prevalence" (mimic3_benchmarks_task_statistics_tables.md)
+    r"\bprevalence\b|\bincidence\b|"
     # how many things it was run on: "Examples", "n_samples", "Questions", "Patients"
     r"^(?:#|n|no\.|num)?[ _]?(?:examples|samples|questions|items|cases|patients|shots)$",
     re.I,

@@ -158,6 +158,14 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
             )
         )
     )
+    # "| Metric | Base Model | No-Hypotension | Δ |": rows of metrics, columns of the models compared, unless the
+    # columns are one model's splits ("| Metric | Validation | Test |") (icu_admission_febrile_oncology_*_report.md)
+    compared = [c for c in columns if not not_a_score(c) and not _VALUE_HEADER.match(c.strip())]
+    models_in_header = models_in_header or (
+        corner.strip().lower() in ("metric", "metrics", "measure", "measures")
+        and len(compared) >= 2
+        and not any(_SPLIT_HEADER.search(c) for c in compared)
+    )
     # a first column headed "Model" or "Method" names models, whatever their shape ("Med-Alpaca", "Chat-Doctor")
     model_column = not models_in_header and bool(MODEL_HEADER.match(corner.strip()))
     # rows of metrics, or of the classes, entities or subjects one model was scored on ("| Class | Precision | Recall
@@ -167,7 +175,12 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     )
     # a table of benchmark columns written on a 0-100 scale: its average column is on that scale too
     # (or of benchmark rows: "| Benchmark | Baichuan-M2-32B |" over "| AIME24 | 83.4 |")
-    on_benchmarks = any(benchmark_of(c) for c in columns) or re.match(r"(?i)benchmarks?$", corner.strip()) is not None
+    on_benchmarks = (
+        any(benchmark_of(c) for c in columns)
+        or re.match(r"(?i)benchmarks?$", corner.strip()) is not None
+        # or a leaderboard's "Score" column under a caption naming its benchmark (airesourcehub_medqa_*.md)
+        or (benchmark_of(table.caption) is not None and any(_VALUE_HEADER.match(c.strip()) for c in columns))
+    )
     percent_table = on_benchmarks and any(_above_one(c) for r in rows for c in r[1:])
     claims = []
     above = ""
@@ -229,6 +242,12 @@ def _without_metrics(label: str) -> str:
     return " ".join(label.split())
 
 
+_SPLIT_HEADER = re.compile(
+    r"\b(?:train(?:ing)?|val(?:id|idation)?|test(?:ing)?|dev|internal|external|cohort|fold|set|overall|mean|average|"
+    r"ci|interval|before|after|baseline|target|lower|upper|limit|min|max|range|normal|reference|micro|macro|"
+    r"weighted|avg|std|sd|median|iqr)(?:\b|_)",
+    re.I,
+)
 _CLASS_CORNER = re.compile(r"^(?:class(?:es)?|labels?|entit(?:y|ies)|entity types?|tags?|categor(?:y|ies))$", re.I)
 _FOOTNOTE_MARK = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰*†‡§]+")
 # and a corner naming benchmarks: "| Benchmark | Baichuan-M2-32B | Qwen3-32B (thinking) |" over "| AIME24 | 83.4 |"
