@@ -421,3 +421,17 @@ def test_values_named_for_models_after_an_aggregate_units_in_lists_and_lab_measu
         ("CKDNet", "auroc", 0.83),
     }
     assert not {m.name for m in record.models} & {"eGFR", "mg/dL"}
+
+
+def test_a_reproductions_own_average_column_is_read_and_the_papers_reported_column_beside_it_is_not() -> None:
+    issue = """Running the KorMedMCQA task gives lower numbers than the paper:
+
+|Model|Reported Avg.|Experiment Avg.|
+|--|--|--|
+|EXAONE-3.5-7.8B|61.20|55.85|
+|Llama-3.1-8B|44.10|40.02|
+"""
+    assert found(read_text(issue)) == {
+        ("EXAONE-3.5-7.8B", "experiment avg.", 0.5585),
+        ("Llama-3.1-8B", "experiment avg.", 0.4002),
+    }

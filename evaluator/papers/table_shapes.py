@@ -170,6 +170,9 @@ _COST_COLUMN = re.compile(
     r"\bthresholds?\b|\bcut-?offs?\b|\boperating point\b|"
     # how common the outcome is: "Train Prevalence", "Test Prevalence" (mimic3_benchmarks_task_statistics_tables.md)
     r"\bprevalence\b|\bincidence\b|"
+    # a paper's figures a reproduction cites beside its own: "| Model | Reported Avg. | Experiment Avg. |"
+    # (kormedmcqa_lm_eval_harness_reproduction_table_github_issue.md)
+    r"^(?:reported|published|claimed|paper'?s?|in the paper)\b|"
     # how many things it was run on: "Examples", "n_samples", "Questions", "Patients"
     r"^(?:#|n|no\.|num)?[ _]?(?:examples|samples|questions|items|cases|patients|shots)$",
     re.I,

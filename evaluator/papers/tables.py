@@ -52,7 +52,7 @@ _NO_NAME = re.compile(r"^(?:N/?A|n/?a|-|—|–|\d{1,4}(?:\.\d{1,3})?\s?[BMK]?|)
 # a measure named in words: "Semantic Similarity", "OE Keywords" (pubmedbert_pubmedqa_bm25_readme_table.md,
 # medical_llm_eval_report_two_finetuned_tables.md)
 _WORDS_HEADER = re.compile(
-    r"(?:[A-Z]{1,4}|[A-Za-z][a-z]+)(?:[ -][A-Za-z][a-z]+){1,3}"
+    r"(?:[A-Z]{1,4}|[A-Za-z][a-z]+)(?:[ -][A-Za-z][a-z]+){1,3}\.?"
     # or one noun of a quality: "Correctness", "Completeness" (diagnosis_summary_llm_f1_judge_leaderboard_*.md)
     r"|[A-Z][a-z]{3,20}(?:ness|ity|ance|ence|ency)"
 )
@@ -179,7 +179,10 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
         any(benchmark_of(c) for c in columns)
         or re.match(r"(?i)benchmarks?$", corner.strip()) is not None
         # or a leaderboard's "Score" column under a caption naming its benchmark (airesourcehub_medqa_*.md)
-        or (benchmark_of(table.caption) is not None and any(_VALUE_HEADER.match(c.strip()) for c in columns))
+        or (
+            benchmark_of(table.caption) is not None
+            and any(_VALUE_HEADER.match(c.strip()) or re.search(r"(?i)\b(?:avg|average|mean)\b", c) for c in columns)
+        )
     )
     percent_table = on_benchmarks and any(_above_one(c) for r in rows for c in r[1:])
     claims = []
