@@ -435,3 +435,12 @@ def test_a_reproductions_own_average_column_is_read_and_the_papers_reported_colu
         ("EXAONE-3.5-7.8B", "experiment avg.", 0.5585),
         ("Llama-3.1-8B", "experiment avg.", 0.4002),
     }
+
+
+def test_aucroc_written_without_a_hyphen_is_auroc_and_figure_numbers_and_sepsis_3_are_no_models() -> None:
+    text = (
+        "Under Sepsis-3 labels (Fig-2), the CatBoost model scored an AUCROC of 0.74 and a ROCAUC of 0.75 on days 2-3."
+    )
+    record = read_text(text)
+    assert found(record) == {("CatBoost", "auroc", 0.74), ("CatBoost", "auroc", 0.75)}
+    assert {m.name for m in record.models} == {"CatBoost"}

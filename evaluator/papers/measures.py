@@ -62,7 +62,7 @@ METRIC_WORDS = (
     (
         "auroc",
         # and the concordance statistic of a binary outcome ("C-statistics of 0.862": vasopressor_onset_*_record.md)
-        r"AUROC|AUC-ROC|ROC[- ]AUC|C[- ]statistics?|"
+        r"AUROC|AUC-?ROC|ROC[- ]?AUC|C[- ]statistics?|"
         r"area under the (?:(?:receiver[- ])?operat(?:ing|or)(?:[- ]characteristics?)?|ROC) curves?",
     ),
     ("auprc", r"AUPRC|AUPR|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curves?|average precision"),

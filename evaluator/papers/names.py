@@ -125,6 +125,8 @@ _HANGUL_VERSIONED = re.compile(
 _HANGUL_LED = re.compile(r"(?<![\w-])([가-힣]{1,8}([A-Z][A-Za-z0-9]{1,20}(?:-[A-Za-z0-9.]{1,10})?))(?![A-Za-z0-9])")
 _NOT_MODELS = re.compile(
     r"^(?:COVID-19|SARS-CoV-2|H\d|Top-\d|Step\d|Table|Figure|Fig|Phase|Type|Version|Section|Appendix|Part|"
+    # a figure's or table's number run into it ("Fig-5"), and a definition's version ("Sepsis-3")
+    r"(?:Fig|Figure|Table|Tab|Eq|Step|Phase)-?\d{1,2}[a-z]?|Sepsis-[1-3]|"
     r"Apache-[\d.]+|CC-BY[\w.-]*|GPL-[\d.]+|GitHub|HuggingFace|OpenAI|DeepMind|PubMed|PhysioNet|PyTorch|TensorFlow|LaTeX|"
     # units of measure written with inner capitals: "MAP less than 65 mmHg" (hpi_forward_backward_*.md)
     r"mmHg|cmH2O|mL|dL|mEq|kDa|kPa|mmol|nmol|µmol|"
