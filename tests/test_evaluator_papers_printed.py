@@ -444,3 +444,12 @@ def test_aucroc_written_without_a_hyphen_is_auroc_and_figure_numbers_and_sepsis_
     record = read_text(text)
     assert found(record) == {("CatBoost", "auroc", 0.74), ("CatBoost", "auroc", 0.75)}
     assert {m.name for m in record.models} == {"CatBoost"}
+
+
+def test_two_models_that_scored_two_values_pair_and_a_share_of_deaths_restated_is_no_second_value() -> None:
+    text = (
+        "The smaller Mistral 7B and Phi-2 models scored 61% and 52% on the exam. Recall: 75.2% (catches 75% of deaths)."
+    )
+    record = read_text(text)
+    assert {(c.model, c.value) for c in record.claims if c.value is not None} >= {("Mistral 7B", 0.61), ("Phi-2", 0.52)}
+    assert 0.75 not in {c.value for c in record.claims}

@@ -121,7 +121,18 @@ def _model_list(
     or more models and a list of as many values after it pair by position
     (mechanically_ventilated_mortality_ml_mimic3_pmc_abstract.md)."""
     names = _distinct([n for _, n in models])
-    if len(names) < 3 or len(names) != len(models):
+    if len(names) < 2 or len(names) != len(models):
+        return {}
+    # two models pair with two values only when the values are what they scored: "GPT-3 and Bard models scored 58%
+    # and 47%" (aba_exam_gpt4_gpt3_bard_medrxiv_abstract.md)
+    first_value = next((n[0] for n in numbers if n[0] > models[-1][0]), None)
+    if len(names) == 2 and (
+        first_value is None
+        or not re.match(
+            r"(?: models?)? (?:scored|achieved|reached|obtained|attained|had|showed)\b[^.;]{0,40}$",
+            sentence[models[-1][0] + len(models[-1][1]) : first_value],
+        )
+    ):
         return {}
     joined = all(
         re.fullmatch(r",? (?:and |or )?", sentence[a + len(name) : b])

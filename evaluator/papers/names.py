@@ -138,7 +138,7 @@ _NOT_MODELS = re.compile(
     # methods of features, explanation and resampling, not models (postop_complications_mimic3_*_readme_excerpt.md)
     r"TF-IDF|SHAP|LIME|SMOTE|PCA|t-SNE|UMAP|NLP|EHRs?|SHapley|exPlanations|PHI|"
     # and laboratory measures written with inner capitals: serum creatinine "SCr", "eGFR", "NT-proBNP"
-    r"SCr|sCr|eGFR|NT-proBNP|proBNP|PaO2/FiO2|"
+    r"SCr|sCr|eGFR|NT-proBNP|proBNP|PaO2/FiO2|logoLink|"
     # and the parts a network is built with: activations and optimisers ("ReLU", "AdamW")
     r"ReLU|GELU|SiLU|Softmax|Adam|AdamW|SGD|RMSprop|"
     # and statistical tests, named after people ("a McNemar test": pubmedqa_biomistral_cot_vs_direct_readme.md)

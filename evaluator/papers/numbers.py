@@ -108,7 +108,7 @@ _PEOPLE = re.compile(
 # a share of the cohort or of the items, not a score: "38.4% of patients", "98% clinical vignettes"
 _SHARE_AFTER = re.compile(
     r"^ ?(?:of (?:the |all |our )?(?:[\w-]+ ){0,2}(?:patients|participants|subjects|admissions|surgeries|operations|"
-    r"cohort|population|respondents|episodes|events|cases)\b|"
+    r"cohort|population|respondents|episodes|events|cases|deaths|positives|negatives|alarms|alerts)\b|"
     r"(?:clinical )?(?:vignettes|men|women|males|females|female|male)|"
     # "in 92% of cases" in Korean ("92%의 경우": deepseek_r1_o3mini_diagnosis_haebom_summary_ko.md)
     r"의 경우)",
