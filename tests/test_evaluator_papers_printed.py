@@ -453,3 +453,15 @@ def test_two_models_that_scored_two_values_pair_and_a_share_of_deaths_restated_i
     record = read_text(text)
     assert {(c.model, c.value) for c in record.claims if c.value is not None} >= {("Mistral 7B", 0.61), ("Phi-2", 0.52)}
     assert 0.75 not in {c.value for c in record.claims}
+
+
+def test_r_squared_and_pearson_correlation_are_metrics_even_with_a_superscript() -> None:
+    table = """| Model | MAE | R² | Pearson Correlation |
+|---|---|---|---|
+| Ridge | 1.12 | 0.31 | 0.58 |
+"""
+    assert found(read_text(table)) == {
+        ("Ridge", "mae", 1.12),
+        ("Ridge", "r2", 0.31),
+        ("Ridge", "pearson correlation", 0.58),
+    }

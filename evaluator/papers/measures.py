@@ -110,6 +110,9 @@ METRIC_WORDS = (
     # text-overlap scores, which are no model ("a BERTScore of 0.86": arahealthqa_llm_majority_voting_*.md); each
     # keeps its written variant ("BLEU-4", "ROUGE-L")
     ("log loss", r"log[- ]?loss|cross[- ]entropy(?: loss)?"),  # "AUC 0.806 and log loss 0.243" (eicu_simple_*.md)
+    # a regression's explained variance and a correlation (icu_mortality_los_24h_mimic4_xgboost_elastic_net_*.md)
+    ("r2", r"R²|R2|R-squared|coefficient of determination"),
+    ("pearson correlation", r"Pearson(?:'s)? (?:correlation(?: coefficient)?|r)"),
     ("bertscore", r"BERT ?Score"),
     ("rouge-1", r"ROUGE-?1"),
     ("rouge-2", r"ROUGE-?2"),

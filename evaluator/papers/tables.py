@@ -365,10 +365,11 @@ def _cell_claim(
     metric: str | None = None,
 ) -> ExtractedClaim | None:
     raw = cell_number(cell)
-    label = _FOOTNOTE_MARK.sub("", label)  # "Correctness²", "Price³": a header's footnote mark is not its name
+    written, label = label, _FOOTNOTE_MARK.sub("", label)  # "Correctness²", "Price³": a footnote mark is no name
     if raw is None or not_a_score(label) or not model.strip():
         return None
-    metric = metric or metric_of(label) or metric_of(corner) or metric_of(table.caption)
+    # but "R²" is a metric's own name, read before its mark is taken off
+    metric = metric or metric_of(written) or metric_of(label) or metric_of(corner) or metric_of(table.caption)
     dataset = canonical_dataset(benchmark_of(label) or benchmark_of(corner) or benchmark_of(table.caption))
     if (
         metric is None
