@@ -465,3 +465,12 @@ def test_r_squared_and_pearson_correlation_are_metrics_even_with_a_superscript()
         ("Ridge", "r2", 0.31),
         ("Ridge", "pearson correlation", 0.58),
     }
+
+
+def test_targets_bounds_counts_in_words_and_an_acronyms_version_are_not_results() -> None:
+    text = (
+        "All three models beat the target AUROC of 0.80! Next steps aim for 0.90+ AUROC. "
+        "The Simplified Acute Physiology Score (SAPS)3 was the comparator. "
+        "XGBoost had a precision of 18.4% (1 in 5 alerts) and an AUROC of 0.83. At 80% Recall the threshold was 0.2."
+    )
+    assert {c.value for c in read_text(text).claims if c.value is not None} == {0.184, 0.83}

@@ -60,7 +60,7 @@ _NOT_BEFORE = re.compile(
     r"at most|above|below|under|by|by over|by up to|exceeding|pass(?:ing)? (?:mark|score|threshold) of|minimum of|"
     r"minimum pass(?:ing)? rate of|"
     # "a cut-off value of 85% carries a sensitivity of 62.4%" (hpi_discrimination_calibration_cardiac_abstract.md)
-    r"(?:threshold|cut-?off)(?: value| point| level)?(?: of| at| =)?|"
+    r"(?:threshold|cut-?off)(?: value| point| level)?(?: of| at| =| was| is| were)?|"
     # "A passing accuracy threshold was established as 60%" (cnmle_2022_gpt4_gpt35_system_roles_doaj_abstract.md)
     r"(?:threshold|cut-?off|pass mark)s? (?:was |were |is )?(?:set|established|defined|fixed) (?:as|at|to)|"
     # a gain or a difference, not a score: "an improvement of 4.2%", "outperformed ... by 5.3 points", "(+2%)"
@@ -258,7 +258,7 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True
     if _CARRIES_AFTER.match(after) or _KO_BOUND_BEFORE.search(before):
         return True
-    if (_OPERATING_AFTER.match(after) and re.search(r"\bat $", before)) or _OPERATING_BEFORE.search(before[-28:]):
+    if (_OPERATING_AFTER.match(after) and re.search(r"\bat $", before, re.I)) or _OPERATING_BEFORE.search(before[-28:]):
         return True
     if re.search(r"\b[a-z]+ \d[\d,]* \($", before):
         return True  # the share of a count: "hypotension occurred in 1,234 (23.5%) patients"
@@ -285,6 +285,12 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     labels = _LABELS_AFTER_NOUN.search(before)
     if written.isdigit() and match.group(2) is None and labels and metric_of(labels.group(1)) is None:
         return True  # numbers naming things: "at the prediction gaps 5, 10 and 20", "in cohorts 1 and 2"
+    if re.search(r"\b(?:target|goal|aim)(?: [A-Za-z-]{2,12}){0,2} (?:of |at |= ?|above |over )?$", before, re.I):
+        return True  # "ALL models exceeded target AUC of 0.85!"
+    if re.match(r"^\+(?![\d.])", after) or (written.isdigit() and re.match(r"^ in \d", after)):
+        return True  # a bound "0.92+ AUC", and a count "1 in 7 flagged patients"
+    if written.isdigit() and len(written) == 1 and re.search(r"[A-Z]\)$", before):
+        return True  # an acronym's version run on after its bracket: "(SAPS)2"
     if _LISTED_DIFFERENCES.match(sentence[end : end + 60]):
         return True  # "the sensitivity and specificity were 14% and 15% higher": each value of the list is a margin
     if re.search(r"\b(?:set|fixed) (?:to|at) $", before) or re.match(r"^ ?%? ?(?:으로|로) 설정", after):
