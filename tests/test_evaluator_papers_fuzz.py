@@ -126,6 +126,10 @@ ADVERSARIAL = {
     "headings-on-one-line": "x ## A - k: v" * (MEGABYTE // 13),
     "harness-results-objects": '{"results": {"t": {"acc": 0.5}}} ' * (MEGABYTE // 34),
     "unclosed-harness-results": '{"results": {"t": [' * (MEGABYTE // 19),
+    # a script's printed results and a copied diff view (run_logs.py, segment.py's gutter)
+    "printed-metric-lines": "[DONE] MLP model test results:\n"
+    + "- LR (test): AUROC ≈ 0.8, AUPRC: 0.5\n" * (MEGABYTE // 37),
+    "diff-gutter-lines": "12 |\n|\n| a | 0.5 |\n" * (MEGABYTE // 18),
 }
 
 

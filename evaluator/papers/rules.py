@@ -216,17 +216,25 @@ def _unique_claims(claims: list[ExtractedClaim]) -> list[ExtractedClaim]:
     or dataset of its own is the same as an earlier one of the same model and value that agrees where it says."""
     seen: dict[tuple[object, ...], str] = {}
     out: list[ExtractedClaim] = []
+    # the earlier claims a claim could restate: those of its value, and those of its model and metric (so that a
+    # text of thousands of claims is not compared pairwise)
+    by_value: dict[float | None, list[ExtractedClaim]] = {}
+    by_model: dict[tuple[frozenset[str], str | None], list[ExtractedClaim]] = {}
     for claim in claims:
         metric = "auroc" if claim.metric == "auc" else claim.metric  # "AUC: 0.8423" and "AUC-ROC: 0.8423" are one
         key = (words(claim.model), claim.dataset, metric, claim.value, claim.task_variant, claim.setting)
         # but one sentence that writes a value twice states two results: "0.923 (95% CI, ...) 5 min in advance,
         # 0.933 (...) versus 0.923 (...) 10 min in advance" (hpi_forward_backward_anesthesiology_abstract.md)
         again = seen.get(key) == claim.evidence and not claim.evidence.startswith("|")
-        if (key not in seen or again) and not any(
-            _restates(claim, earlier) or _more_digits(claim, earlier) for earlier in out
+        same_model = by_model.get((words(claim.model), claim.metric), [])
+        if (key not in seen or again) and not (
+            any(_restates(claim, earlier) for earlier in by_value.get(claim.value, []))
+            or any(_more_digits(claim, earlier) for earlier in same_model)
         ):
             seen[key] = claim.evidence
             out.append(claim)
+            by_value.setdefault(claim.value, []).append(claim)
+            by_model.setdefault((words(claim.model), claim.metric), []).append(claim)
     return out
 
 

@@ -34,6 +34,7 @@ _RESULT_LINE = re.compile(
 _AVERAGE = re.compile(r"^(?:average|avg|mean|overall|all|total)$", re.I)
 MAX_BLOCKS = 200
 MAX_LINES = 20000
+MAX_PRINTED = 2000
 _KEY_VALUE = re.compile(
     r"^\s{0,8}(?:[-*]\s{1,2})?([A-Za-z][\w ./()-]{0,30}?(?:@\d{1,3})?)\s{0,4}[:=]\s{0,4}"
     # perhaps with its count: "Sensitivity: 0.852 (69/81)"
@@ -146,7 +147,7 @@ def printed_results(text: str) -> tuple[list[ExtractedClaim], set[str]]:
     claims: list[ExtractedClaim | None] = []
     used: set[str] = set()
     at = 0
-    while at < len(lines):
+    while at < len(lines) and len(claims) < MAX_PRINTED:  # the reader keeps 1,000 claims a text at most anyway
         labelled = _labelled_line(lines[at])
         if labelled:
             used.add(lines[at].strip())

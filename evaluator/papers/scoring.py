@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,7 @@ def load_gold(corpus: Path) -> list[GoldFile]:
     return [GoldFile(row["file"], where[row["file"]], row["models"], row["claims"]) for row in rows]
 
 
+@lru_cache(maxsize=8192)
 def words(name: str | None) -> frozenset[str]:
     """The words of a model name: lower case, without an `org/` prefix, markup or punctuation."""
     if not name:
