@@ -474,3 +474,10 @@ def test_targets_bounds_counts_in_words_and_an_acronyms_version_are_not_results(
         "XGBoost had a precision of 18.4% (1 in 5 alerts) and an AUROC of 0.83. At 80% Recall the threshold was 0.2."
     )
     assert {c.value for c in read_text(text).claims if c.value is not None} == {0.184, 0.83}
+
+
+def test_a_metric_written_in_title_case_is_no_model() -> None:
+    text = "The GRU-D model had a Brier Score of 0.091 and a Concordance Index of 0.74 on the external cohort."
+    record = read_text(text)
+    assert found(record) == {("GRU-D", "brier", 0.091), ("GRU-D", "c-index", 0.74)}
+    assert {m.name for m in record.models} == {"GRU-D"}

@@ -257,8 +257,10 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
     for match in _CLINICAL_SCORES.finditer(text):
         take(match, match.group(1), 1)
     for match in _TITLED_TOOL.finditer(text):
-        if not _GENERIC.search(match.group(1)) and not _TITLED_NOT_TOOL.search(match.group(1)):
-            take(match, match.group(1), 1)
+        tool = match.group(1)
+        # a metric in title case ("Brier Score", "Concordance Index") measures a model, it is none
+        if not _GENERIC.search(tool) and not _TITLED_NOT_TOOL.search(tool) and not is_benchmark_or_metric(tool):
+            take(match, tool, 1)
     for match in _HANGUL_VERSIONED.finditer(text):
         take(match, match.group(1), 1)
     for match in _HANGUL_LED.finditer(text):  # "챗GPT는", "펍메드GPT는" (chatgpt_usmle_zdnet_ko.md)
