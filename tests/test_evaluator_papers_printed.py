@@ -481,3 +481,21 @@ def test_a_metric_written_in_title_case_is_no_model() -> None:
     record = read_text(text)
     assert found(record) == {("GRU-D", "brier", 0.091), ("GRU-D", "c-index", 0.74)}
     assert {m.name for m in record.models} == {"GRU-D"}
+
+
+def test_a_per_category_table_under_a_section_naming_one_model_is_that_models() -> None:
+    report = """## Category-wise performance
+
+#### qwen-2-MedTuned - Category Performance
+
+| Category | Accuracy | Correct/Total |
+|----------|----------|---------------|
+| Cardiology | 75.0% | 3/4 |
+
+#### phi-3-medical - Category Performance
+
+| Category | Accuracy | Correct/Total |
+|----------|----------|---------------|
+| Cardiology | 50.0% | 2/4 |
+"""
+    assert found(read_text(report)) == {("qwen-2-MedTuned", "accuracy", 0.75), ("phi-3-medical", "accuracy", 0.5)}

@@ -164,6 +164,14 @@ _NOT_A_TIER = re.compile(
     re.I,
 )
 # words written around a slash ("train/val", "yes/no/maybe", "pass/fail") and a repository's folders ("data/raw")
+# a compound that describes ("COVID-19-specific", "LLM-based", "L2-regularized"), never a name; but "llama-2-FineTuned"
+# is a model's name (medical_llm_evaluation_report_llama2_mixtral_finetuned.md)
+_DESCRIBES = re.compile(
+    r"-(?:Based|Specific|Level|Style|Aware|Only|Free|like|type|related|associated|induced|positive|negative|naive|"
+    r"naïve|regularized|regularised|weighted|penalized|adjusted|calibrated|augmented|balanced|enhanced|guided|driven|"
+    r"optimal|optimized|optimised)$",
+    re.I,
+)
 _SLASHED_WORDS = frozenset(
     {"train", "val", "valid", "validation", "test", "dev", "yes", "no", "maybe", "true", "false", "input", "output"}
     | {"and", "or", "zero", "few", "shot", "pass", "fail"}
@@ -346,7 +354,7 @@ def is_model_name(name: str) -> bool:
         r"[a-z](?:Loss|Layer|Optimizer|Scheduler|Tokenizer|Dataset|DataLoader|Trainer|Config|Pipeline)$", name
     ):
         return False  # a class in code: "BCEWithLogitsLoss", "AutoTokenizer" (sepsis_onset_lstm_*_readme.md)
-    if re.match(r"(?i)non-", name) or (_NOT_A_TIER.search(name) and " " not in name):
+    if re.match(r"(?i)non-", name) or (_DESCRIBES.search(name) and " " not in name):
         return False  # a word describing something: "non-COVID-19", "COVID-19-specific", "LLM-based"
     if "/" in name:
         parts = name.split("/")

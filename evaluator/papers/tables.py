@@ -188,6 +188,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     claims = []
     above = ""
     runs = {} if models_in_header else run_settings(columns, rows)
+    headed = _heading_model(table.caption)
     for row, line in zip(table.rows, table.lines[1:], strict=False):
         above = row[0] if row and row[0].strip() else above  # a blank first cell continues the row above
         if row not in rows or (not models_in_header and (_HUMAN_ROW.match(row[0]) or _NO_NAME.match(row[0].strip()))):
@@ -203,9 +204,10 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
                 if own and not metric:
                     model, label = _without_metrics(column) or column, f"{above} {column}"
             elif by_metric_rows or not (model_column or _looks_like_model(row[0])):
-                if len(context.subjects) != 1:
+                owner = headed or (context.subjects[0] if len(context.subjects) == 1 else None)
+                if owner is None:
                     continue  # a row of results without a model: only a single-model card says whose
-                model, label = context.subjects[0], row[0] + " " + column
+                model, label = owner, row[0] + " " + column
             elif _SETTING_ROW.match(row[0].strip()):
                 if len(context.subjects) != 1:
                     continue  # the stages of a model the text does not name once
@@ -236,6 +238,14 @@ _SETTING_ROW = re.compile(
 def _with_setting(claim: ExtractedClaim, row: str) -> ExtractedClaim:
     stage = settings_of(row) or row.strip()
     return claim.model_copy(update={"setting": ", ".join(dict.fromkeys(filter(None, [claim.setting, stage])))})
+
+
+def _heading_model(caption: str) -> str | None:
+    """The one model a table's heading names, in a report with a section per model: "#### llama-2-FineTuned -
+    Category Performance" over "| Category | Accuracy |" (medical_llm_evaluation_report_llama2_mixtral_*.md)."""
+    heading = re.search(r"#{2,6} ([^#]{2,80})$", caption)
+    found = models_in(heading.group(1)) if heading else []
+    return found[0][1] if len(found) == 1 and found[0][0] == 0 else None
 
 
 def _without_metrics(label: str) -> str:
