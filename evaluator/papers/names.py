@@ -31,7 +31,7 @@ _FAMILIES = re.compile(
     r"BioMedLM|Jasper|Sonar|TabNet|DeepSurv|DeepHit)$",
     re.I,
 )
-_METHODS = re.compile(
+METHODS = re.compile(
     # a network with what kind it is: "the deep neural network", "multipath convolutional neural network", "neural
     # network (AUROC: 0.72)" (postop_mortality_dnn_*.md, postop_30day_mortality_multipath_cnn_*.md, pih_ml_*.md)
     r"(?<![\w-])((?:(?:multipath|deep|artificial|feed-?forward|graph|temporal) )?(?:convolutional |recurrent )?"
@@ -60,16 +60,6 @@ _CLINICAL_SCORES = re.compile(
     r"KTAS|CURB-65|"
     r"Surgical Apgar(?: Score)?)(?![\w-])"
 )
-_DEFINED = re.compile(
-    # the acronym in brackets or square brackets: "Logistic Regression [LR]" (extubation_success_five_ml_*.md)
-    r"([A-Z][a-z]{1,20}(?: (?:[A-Z][a-z]{1,20}|and|of|for)){1,6}) [(\[]([A-Z]{2,8})[)\]]"
-    r"|\(([A-Z][a-z]{1,20}(?: [A-Z][a-z]{1,20}){1,5}), ([A-Z]{2,8})\)"
-)
-# a model named in full, then called by a common noun: "The Hypotension Prediction Index (the index) software"
-# (hpi_forward_backward_anesthesiology_abstract.md)
-_ALIASED = re.compile(
-    r"([A-Z][a-z]{1,20}(?: [A-Z][a-z]{1,20}){1,5}) \((?:the|this) (index|model|algorithm|score|system|network)\)"
-)
 # an acronym named as a model by the noun after it or the list it is in: "The TECO model" (teco_icu_*.md),
 # "traditional scores like SOFA and APACHE II" (cvicu_hemodynamic_deterioration_summary.md)
 _ACRONYM = r"[A-Z]{2,8}(?: (?:II|III|IV))?"
@@ -80,7 +70,7 @@ _ACRONYM_MODEL = re.compile(
 )
 # words of a generic noun or of a condition, never of a model's name: "Acute Respiratory Distress Syndrome (ARDS)"
 # after "an algorithm of early onset" (eards_covid_ards_prediction_cord_record.md)
-_GENERIC = re.compile(
+GENERIC = re.compile(
     r"\b(?:Language|Learning|Intelligence|Unit|Database|Curve|Examination|Test|Trial|Care|Syndrome|Disease|Injury|"
     r"Failure|Infection|Disorder|Arrest|Shock|Distress|Insufficiency|Cancer|"
     # and of an institution: "Seoul National University Hospital (SNUH)" (seed document 001)
@@ -88,13 +78,6 @@ _GENERIC = re.compile(
     # and of what is measured: "Mean Arterial Pressure (MAP)", "Bispectral Index (BIS)" (vitalnet_vitaldb_*.md)
     r"Pressure|Saturation|Volume|Output|Flow|Temperature|Arterial|Bispectral)\b"
 )
-_MODEL_WORD = re.compile(r"\b(?:algorithm|model|index|score|classifier)\b", re.I)
-_MODEL_AFTER = re.compile(
-    r"^,? (?:(?:is|was) (?:an?|the) )?(?:[\w-]{1,20} ){0,3}"
-    r"(?:algorithms?|models?|index|scores?|classifier|networks?)\b",
-    re.I,
-)
-_MODEL_LAST = re.compile(r"\b(?:Index|Score|Model|Algorithm|Network|Classifier)$")
 _METHOD_NAMES = {
     "convolutional neural network": "CNN",
     "recurrent neural network": "RNN",
@@ -187,52 +170,6 @@ _FILE_NAME = re.compile(r"\.(?:json|jsonl|csv|tsv|ya?ml|py|sh|ipynb|txt|md|pt|pt
 _AUTHOR = re.compile(r"^[A-Z][a-z]+\d{1,2}$")
 
 
-def defined_names(text: str) -> dict[str, str]:
-    """Models a text names in full and by an acronym: "Hypotension Prediction Index (HPI) is an algorithm",
-    "an algorithm (Hypotension Prediction Index, HPI)" (hpi_*.md), "... Evaluation (APACHE) scores"
-    (icu_mortality_calibration_drift_abstract.md), or by a common noun: "Hypotension Prediction Index (the
-    index)". Maps the acronym (or "the <noun>") and the full name to the full name."""
-    found: dict[str, str] = {}
-    for match in _DEFINED.finditer(text):
-        full, acronym = match.group(1) or match.group(3), match.group(2) or match.group(4)
-        before, after = text[max(0, match.start() - 25) : match.start()], text[match.end() : match.end() + 40]
-        named_so = (
-            _MODEL_AFTER.match(after)
-            or _MODEL_WORD.search(before)
-            or _MODEL_LAST.search(full)
-            or _METHODS.fullmatch(full)
-        )
-        if acronym[0] == full[0] and named_so and not _GENERIC.search(full):
-            found[acronym] = found[full] = f"{full} ({acronym})"
-    for match in _ALIASED.finditer(text):
-        full, noun = match.groups()
-        if _MODEL_LAST.search(full) and not _GENERIC.search(full):
-            found[f"the {noun}"] = found[f"The {noun}"] = found[full] = full
-    for name in listed_with_models(text):
-        found.setdefault(name, name)
-    return found
-
-
-# a list of the models compared: "6 LLMs (GPT-3.5, GPT-4, ERNIE Bot, Tongyi Qianwen, Doubao, and DeepSeek)"
-# (chinese_nmle_six_llms_mendeley_abstract.md): names of no recognisable shape listed beside recognised ones
-_LIST_ITEM = r"[A-Z][\w.+-]{1,30}(?: [A-Z0-9][\w.+-]{0,20}){0,3}"
-_MODEL_LIST = re.compile(
-    r"\b(?:LLMs|models|chatbots|language models|systems)(?: such as| including|:| \(|,? namely)? ?"
-    r"((?:" + _LIST_ITEM + r", ){2,12}(?:and |or )?" + _LIST_ITEM + r")"
-)
-
-
-def listed_with_models(text: str) -> list[str]:
-    """The names of a list of models whose other items, at least two and most of them, have a model's shape."""
-    found: list[str] = []
-    for match in _MODEL_LIST.finditer(text):
-        items = [re.sub(r"^(?:and|or) ", "", item).strip() for item in match.group(1).split(", ")]
-        shaped = [item for item in items if is_model_name(item)]
-        if len(shaped) >= 2 and len(shaped) * 2 >= len(items):
-            found += [item for item in items if item not in shaped and not is_benchmark_or_metric(item)]
-    return found
-
-
 @lru_cache(maxsize=64)
 def _defined_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
     """One pattern for the names a text defines, the longest first: compiled once per text instead of once per name
@@ -255,7 +192,7 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
     if defined:
         for match in _defined_pattern(tuple(sorted(defined, key=len, reverse=True))).finditer(text):
             take(match, defined[match.group(1)], 1)
-    for match in _METHODS.finditer(text):
+    for match in METHODS.finditer(text):
         take(match, _METHOD_NAMES.get(match.group(1).lower(), match.group(1)))
     for match in _ACRONYM_MODEL.finditer(text):
         for group in (1, 2, 3):
@@ -267,7 +204,7 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
     for match in _TITLED_TOOL.finditer(text):
         tool = match.group(1)
         # a metric in title case ("Brier Score", "Concordance Index") measures a model, it is none
-        if not _GENERIC.search(tool) and not _TITLED_NOT_TOOL.search(tool) and not is_benchmark_or_metric(tool):
+        if not GENERIC.search(tool) and not _TITLED_NOT_TOOL.search(tool) and not is_benchmark_or_metric(tool):
             take(match, tool, 1)
     for match in _HANGUL_VERSIONED.finditer(text):
         take(match, match.group(1), 1)

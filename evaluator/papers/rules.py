@@ -16,6 +16,7 @@ import re
 
 from evaluator.papers.attribution import Context
 from evaluator.papers.claims import canonical_dataset, sentence_claims
+from evaluator.papers.defined import defined_names
 from evaluator.papers.hypotension import read_definition
 from evaluator.papers.identifiers import (
     find_base_model,
@@ -27,7 +28,7 @@ from evaluator.papers.identifiers import (
 )
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
 from evaluator.papers.measures import benchmarks_in
-from evaluator.papers.names import defined_names, is_model_name
+from evaluator.papers.names import is_model_name
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.results_json import json_prose, results_json
 from evaluator.papers.run_logs import printed_results, run_log_claims

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from evaluator.papers.measures import benchmark_of, metric_of
+from evaluator.papers.names import models_in
 from evaluator.papers.segment import Table
 
 _SPAN = re.compile(r"^-?\d{0,3}\.?\d{1,4} ?[-–] ?\d{0,3}\.?\d{1,4}$")  # "0.915-0.909": a range, a value column's
@@ -298,3 +299,27 @@ def reported_approximately(table: Table) -> Table:
         return table
     rows = [[_APPROXIMATE.sub("", c.strip()) for c in row] for row in table.rows]
     return Table(table.header, rows, table.lines, table.caption)
+
+
+_CELL_CI = re.compile(
+    r"[(\[] ?(?:95% ?CI:? ?)?(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?(?:,|-|–|to) ?(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?[)\]]$"
+)
+
+
+def cell_ci(cell: str, value: float, raw: str) -> list[float] | None:
+    """The interval a cell writes after its value, on the value's scale."""
+    match = _CELL_CI.search(cell.strip())
+    if match is None:
+        return None
+    low, high = float(match.group(1)), float(match.group(2))
+    scale = float(raw.rstrip("%")) / value if value else 1.0
+    low, high = low / scale, high / scale
+    return [low, high] if low <= value <= high else None
+
+
+def heading_model(caption: str) -> str | None:
+    """The one model a table's heading names, in a report with a section per model: "#### llama-2-FineTuned -
+    Category Performance" over "| Category | Accuracy |" (medical_llm_evaluation_report_llama2_mixtral_*.md)."""
+    heading = re.search(r"#{2,6} ([^#]{2,80})$", caption)
+    found = models_in(heading.group(1)) if heading else []
+    return found[0][1] if len(found) == 1 and found[0][0] == 0 else None

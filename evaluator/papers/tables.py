@@ -24,8 +24,10 @@ from evaluator.papers.table_shapes import (
     MODEL_HEADER,
     NAMES_A_MEASURE,
     all_values,
+    cell_ci,
     cell_number,
     counts_only,
+    heading_model,
     is_training_log,
     model_column_first,
     not_a_score,
@@ -188,7 +190,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     claims = []
     above = ""
     runs = {} if models_in_header else run_settings(columns, rows)
-    headed = _heading_model(table.caption)
+    headed = heading_model(table.caption)
     for row, line in zip(table.rows, table.lines[1:], strict=False):
         above = row[0] if row and row[0].strip() else above  # a blank first cell continues the row above
         if row not in rows or (not models_in_header and (_HUMAN_ROW.match(row[0]) or _NO_NAME.match(row[0].strip()))):
@@ -238,14 +240,6 @@ _SETTING_ROW = re.compile(
 def _with_setting(claim: ExtractedClaim, row: str) -> ExtractedClaim:
     stage = settings_of(row) or row.strip()
     return claim.model_copy(update={"setting": ", ".join(dict.fromkeys(filter(None, [claim.setting, stage])))})
-
-
-def _heading_model(caption: str) -> str | None:
-    """The one model a table's heading names, in a report with a section per model: "#### llama-2-FineTuned -
-    Category Performance" over "| Category | Accuracy |" (medical_llm_evaluation_report_llama2_mixtral_*.md)."""
-    heading = re.search(r"#{2,6} ([^#]{2,80})$", caption)
-    found = models_in(heading.group(1)) if heading else []
-    return found[0][1] if len(found) == 1 and found[0][0] == 0 else None
 
 
 def _without_metrics(label: str) -> str:
@@ -332,22 +326,6 @@ def _looks_like_model(label: str) -> bool:
     return bool(label) and not _HUMAN_ROW.match(label) and (is_model_name(label) or bool(list(models_in(label))))
 
 
-_CELL_CI = re.compile(
-    r"[(\[] ?(?:95% ?CI:? ?)?(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?(?:,|-|–|to) ?(-?\d{1,3}(?:\.\d{1,6})?) ?%? ?[)\]]$"
-)
-
-
-def _cell_ci(cell: str, value: float, raw: str) -> list[float] | None:
-    """The interval a cell writes after its value, on the value's scale."""
-    match = _CELL_CI.search(cell.strip())
-    if match is None:
-        return None
-    low, high = float(match.group(1)), float(match.group(2))
-    scale = float(raw.rstrip("%")) / value if value else 1.0
-    low, high = low / scale, high / scale
-    return [low, high] if low <= value <= high else None
-
-
 def _variant(label: str, dataset: str | None) -> str | None:
     """What a column label adds to its benchmark: a subset ("Doctor"), a year ("KMLE 2024"), or the label."""
     rest = label
@@ -405,7 +383,7 @@ def _cell_claim(
         raw_value=cell[:100],
         unit=reading.unit,
         setting=settings_of(f"{table.caption} {corner} {label}"),
-        ci=_cell_ci(cell, reading.value, raw),
+        ci=cell_ci(cell, reading.value, raw),
         evidence=evidence[:2000],
         notes=[reading.note] if reading.note else [],
     )

@@ -1,0 +1,73 @@
+"""Names a text defines: a model named in full and by an acronym or a common noun ("Hypotension Prediction Index
+(HPI)", "(the index)"), and names listed beside recognised models (names.py finds names by their shape)."""
+
+from __future__ import annotations
+
+import re
+
+from evaluator.papers.measures import is_benchmark_or_metric
+from evaluator.papers.names import GENERIC, METHODS, is_model_name
+
+_DEFINED = re.compile(
+    # the acronym in brackets or square brackets: "Logistic Regression [LR]" (extubation_success_five_ml_*.md)
+    r"([A-Z][a-z]{1,20}(?: (?:[A-Z][a-z]{1,20}|and|of|for)){1,6}) [(\[]([A-Z]{2,8})[)\]]"
+    r"|\(([A-Z][a-z]{1,20}(?: [A-Z][a-z]{1,20}){1,5}), ([A-Z]{2,8})\)"
+)
+# a model named in full, then called by a common noun: "The Hypotension Prediction Index (the index) software"
+# (hpi_forward_backward_anesthesiology_abstract.md)
+_ALIASED = re.compile(
+    r"([A-Z][a-z]{1,20}(?: [A-Z][a-z]{1,20}){1,5}) \((?:the|this) (index|model|algorithm|score|system|network)\)"
+)
+_MODEL_WORD = re.compile(r"\b(?:algorithm|model|index|score|classifier)\b", re.I)
+_MODEL_AFTER = re.compile(
+    r"^,? (?:(?:is|was) (?:an?|the) )?(?:[\w-]{1,20} ){0,3}"
+    r"(?:algorithms?|models?|index|scores?|classifier|networks?)\b",
+    re.I,
+)
+_MODEL_LAST = re.compile(r"\b(?:Index|Score|Model|Algorithm|Network|Classifier)$")
+
+
+def defined_names(text: str) -> dict[str, str]:
+    """Models a text names in full and by an acronym: "Hypotension Prediction Index (HPI) is an algorithm",
+    "an algorithm (Hypotension Prediction Index, HPI)" (hpi_*.md), "... Evaluation (APACHE) scores"
+    (icu_mortality_calibration_drift_abstract.md), or by a common noun: "Hypotension Prediction Index (the
+    index)". Maps the acronym (or "the <noun>") and the full name to the full name."""
+    found: dict[str, str] = {}
+    for match in _DEFINED.finditer(text):
+        full, acronym = match.group(1) or match.group(3), match.group(2) or match.group(4)
+        before, after = text[max(0, match.start() - 25) : match.start()], text[match.end() : match.end() + 40]
+        named_so = (
+            _MODEL_AFTER.match(after)
+            or _MODEL_WORD.search(before)
+            or _MODEL_LAST.search(full)
+            or METHODS.fullmatch(full)
+        )
+        if acronym[0] == full[0] and named_so and not GENERIC.search(full):
+            found[acronym] = found[full] = f"{full} ({acronym})"
+    for match in _ALIASED.finditer(text):
+        full, noun = match.groups()
+        if _MODEL_LAST.search(full) and not GENERIC.search(full):
+            found[f"the {noun}"] = found[f"The {noun}"] = found[full] = full
+    for name in listed_with_models(text):
+        found.setdefault(name, name)
+    return found
+
+
+# a list of the models compared: "6 LLMs (GPT-3.5, GPT-4, ERNIE Bot, Tongyi Qianwen, Doubao, and DeepSeek)"
+# (chinese_nmle_six_llms_mendeley_abstract.md): names of no recognisable shape listed beside recognised ones
+_LIST_ITEM = r"[A-Z][\w.+-]{1,30}(?: [A-Z0-9][\w.+-]{0,20}){0,3}"
+_MODEL_LIST = re.compile(
+    r"\b(?:LLMs|models|chatbots|language models|systems)(?: such as| including|:| \(|,? namely)? ?"
+    r"((?:" + _LIST_ITEM + r", ){2,12}(?:and |or )?" + _LIST_ITEM + r")"
+)
+
+
+def listed_with_models(text: str) -> list[str]:
+    """The names of a list of models whose other items, at least two and most of them, have a model's shape."""
+    found: list[str] = []
+    for match in _MODEL_LIST.finditer(text):
+        items = [re.sub(r"^(?:and|or) ", "", item).strip() for item in match.group(1).split(", ")]
+        shaped = [item for item in items if is_model_name(item)]
+        if len(shaped) >= 2 and len(shaped) * 2 >= len(items):
+            found += [item for item in items if item not in shaped and not is_benchmark_or_metric(item)]
+    return found
