@@ -499,3 +499,13 @@ def test_a_per_category_table_under_a_section_naming_one_model_is_that_models() 
 | Cardiology | 50.0% | 2/4 |
 """
     assert found(read_text(report)) == {("qwen-2-MedTuned", "accuracy", 0.75), ("phi-3-medical", "accuracy", 0.5)}
+
+
+def test_a_comparison_of_two_models_percentages_takes_the_one_metric_its_text_measures_with() -> None:
+    abstract = (
+        "We measured the accuracy of Claude 3 Opus and Gemini 1.5 Pro on 400 board questions. Claude 3 Opus "
+        "outperformed Gemini 1.5 Pro on both parts (71.5% vs. 64.0%, P = 0.01)."
+    )
+    assert found(read_text(abstract)) == {("Claude 3 Opus", "accuracy", 0.715), ("Gemini 1.5 Pro", "accuracy", 0.64)}
+    two_metrics = abstract.replace("the accuracy of", "the accuracy and the AUROC of")
+    assert found(read_text(two_metrics)) == set()  # which of the two the pair is, the text does not say

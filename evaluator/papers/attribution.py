@@ -52,6 +52,7 @@ class Context:
     called_model: str | None = None  # the last name written as "<name> model"
     named: list[str] = field(default_factory=list)  # every model named so far, in order
     last_metric: str | None = None  # the metric of the sentence before's last claim
+    usual_metric: str | None = None  # the one metric the text names (an exam study's "accuracy"), if only one
 
 
 # a bracketed value followed by "than" in Korean or English, perhaps after more bracketed values

@@ -55,7 +55,7 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
     """The claims one sentence states."""
     models = list(models_in(sentence, context.defined))
     previous, context.last_metric = context.last_metric, None
-    metrics = metrics_in(sentence) or _continued(sentence, previous)
+    metrics = metrics_in(sentence) or _continued(sentence, previous) or _compared(sentence, models, context)
     bound = bound_to_benchmark(sentence)
     if not metrics and not bound and "점" not in sentence:
         # no claim without a metric, but a score in points ("50점") names its own, and a percentage written on a
@@ -147,6 +147,19 @@ def _continued(sentence: str, previous: str | None) -> list[tuple[int, int, str]
     """For a sentence that names no metric, the metric of the claim the sentence before ended with, when its value
     is written as where that result rose or fell to."""
     return [(0, 0, previous)] if previous and _CONTINUES.search(sentence) else []
+
+
+_PAIRED = re.compile(r"\(\d{1,3}(?:\.\d{1,2})? ?% vs\.? \d{1,3}(?:\.\d{1,2})? ?%")
+
+
+def _compared(sentence: str, models: list[tuple[int, str]], context: Context) -> list[tuple[int, int, str]]:
+    """For a sentence that names no metric, the one metric its text measures with, when it compares two named
+    models' percentages: "GPT-4o outperformed GPT-4 Turbo for both image-based (48.2% vs. 41.8%, P = 0.002) and
+    text-only questions (77.9% vs. 69.0%)" in an abstract that measured accuracy
+    (korean_radiology_in_training_exam_gpt4turbo_gpt4o_*.md)."""
+    if context.usual_metric is None or len(models) < 2 or not _PAIRED.search(sentence):
+        return []
+    return [(0, 0, context.usual_metric)]
 
 
 _BRACKETED = re.compile(r"\([^()]{0,200}\)")

@@ -27,7 +27,7 @@ from evaluator.papers.identifiers import (
     read_front_matter,
 )
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
-from evaluator.papers.measures import benchmarks_in
+from evaluator.papers.measures import benchmarks_in, metrics_in
 from evaluator.papers.names import is_model_name
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.results_json import json_prose, results_json
@@ -106,7 +106,9 @@ def read_rules(text: str) -> Extraction:
     run = [c.model for c in harness if c.model][:1]
     plain_body = plain(body)  # once: the subjects, defined names, base model and datasets are read from it
     subjects = unique(_MODEL_INDEX.findall(text[:5000]) + run + subjects_of(body, plain_body, parts, ids, links))
-    context = Context(subjects=subjects, defined=defined_names(plain_body))
+    measured = {name for _, _, name in metrics_in(plain_body[:20000]) if name != "score"}
+    usual = measured.pop() if len(measured) == 1 else None
+    context = Context(subjects=subjects, defined=defined_names(plain_body), usual_metric=usual)
     claims: list[ExtractedClaim] = list(harness) + run_log_claims(body) + printed
     for table in parts.tables + found_in_text:
         claims += table_claims(table, context)
