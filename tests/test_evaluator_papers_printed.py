@@ -509,3 +509,8 @@ def test_a_comparison_of_two_models_percentages_takes_the_one_metric_its_text_me
     assert found(read_text(abstract)) == {("Claude 3 Opus", "accuracy", 0.715), ("Gemini 1.5 Pro", "accuracy", 0.64)}
     two_metrics = abstract.replace("the accuracy of", "the accuracy and the AUROC of")
     assert found(read_text(two_metrics)) == set()  # which of the two the pair is, the text does not say
+
+
+def test_two_models_with_both_and_a_share_of_correct_answers_are_each_read_as_accuracy() -> None:
+    text = "Gemini 1.5 Pro and Claude 3 Haiku (both 68% correct answers) trailed the students; 212 correct answers."
+    assert found(read_text(text)) == {("Gemini 1.5 Pro", "accuracy", 0.68), ("Claude 3 Haiku", "accuracy", 0.68)}

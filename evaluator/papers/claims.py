@@ -126,8 +126,9 @@ def _both(sentence: str, start: int, models: list[tuple[int, str]]) -> str | Non
     (first_at, first), (second_at, second) = before[-2], before[-1]
     joined = sentence[first_at + len(first) : second_at] == " and "
     both = re.fullmatch(
-        r",? (?:both|each) [a-z]{2,12}(?: an?| the)?(?: [a-z]{2,12}){0,2} ", sentence[second_at + len(second) : start]
-    )
+        r",? (?:both|each) [a-z]{2,12}(?: an?| the)?(?: [a-z]{2,12}){0,2} |\s?\((?:both|each) ",
+        sentence[second_at + len(second) : start],
+    )  # or "Bing and GPT-4 (both 76% correct answers)" (antwerp_exam_six_chatbots_medrxiv_abstract.md)
     return first if joined and both else None
 
 
