@@ -514,3 +514,12 @@ def test_a_comparison_of_two_models_percentages_takes_the_one_metric_its_text_me
 def test_two_models_with_both_and_a_share_of_correct_answers_are_each_read_as_accuracy() -> None:
     text = "Gemini 1.5 Pro and Claude 3 Haiku (both 68% correct answers) trailed the students; 212 correct answers."
     assert found(read_text(text)) == {("Gemini 1.5 Pro", "accuracy", 0.68), ("Claude 3 Haiku", "accuracy", 0.68)}
+
+
+def test_long_printed_decimals_a_share_of_the_data_and_a_figure_not_reached_are_read_as_such() -> None:
+    text = (
+        "CatBoost scores 0.81371549032215 in 5-fold CV, validated on a 25% test set. "
+        "With the authors' settings I did not reach 0.862 AUROC for CatBoost."
+    )
+    values = {round(c.value, 4) for c in read_text(text).claims if c.value is not None}
+    assert values == {0.8137}

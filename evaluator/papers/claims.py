@@ -32,7 +32,8 @@ from evaluator.papers.vocabulary import read_value, resolve_dataset, settings_of
 MAX_EVIDENCE = 600
 # a value may follow a comma only after a percentage: "69.1%,64.3%,73.9%" (chatgpt_chinese_licensing_*.md)
 _NUMBER = re.compile(
-    r"(?<![\w./#-])(?<![^%],)(-?(?:\d{1,3}(?:,\d{3})+|\d{1,6})(?:\.\d{1,6})?|-?\.\d{1,6})(?![\d,]\d)( ?%)?"
+    # (a script prints up to 17 decimals: "LightGBM scores 0.40072137437968547": physionet2019_sepsis_*.md)
+    r"(?<![\w./#-])(?<![^%],)(-?(?:\d{1,3}(?:,\d{3})+|\d{1,6})(?:\.\d{1,17})?|-?\.\d{1,17})(?![\d,]\d)( ?%)?"
 )
 # the interval's label as abstracts write it: "(95% CI 0.86-0.88)", "(95% CI: ...)", "(95% confidence interval (CI)
 # ...)", "(95% confidence interval, CI, 0.86 to 0.88)" (lepmap_ioh_linear_extrapolation_abstract.md)

@@ -110,6 +110,8 @@ _SHARE_AFTER = re.compile(
     r"^ ?(?:of (?:the |all |our )?(?:[\w-]+ ){0,2}(?:patients|participants|subjects|admissions|surgeries|operations|"
     r"cohort|population|respondents|episodes|events|cases|deaths|positives|negatives|alarms|alerts)\b|"
     r"(?:clinical )?(?:vignettes|men|women|males|females|female|male)|"
+    # a share of the data: "validated on a 20% test set", "a 30% validation split"
+    r"(?:test|training|train|validation|hold-?out|held-out) (?:set|split|data|cohort|sample)\b|"
     # "in 92% of cases" in Korean ("92%의 경우": deepseek_r1_o3mini_diagnosis_haebom_summary_ko.md)
     r"의 경우)",
     re.I,
@@ -291,6 +293,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True  # a bound "0.92+ AUC", and a count "1 in 7 flagged patients"
     if written.isdigit() and len(written) == 1 and re.search(r"[A-Z]\)$", before):
         return True  # an acronym's version run on after its bracket: "(SAPS)2"
+    if re.search(r"\b(?:not|n't|never|fail(?:ed|s)? to) (?:achieve|reach|get|obtain|reproduce|match)\w{0,3} $", before):
+        return True  # a figure someone did not reach: "I do not achieve 0.8544 AUROC" (a reproduction's issue)
     if _LISTED_DIFFERENCES.match(sentence[end : end + 60]):
         return True  # "the sensitivity and specificity were 14% and 15% higher": each value of the list is a margin
     if re.search(r"\b(?:set|fixed) (?:to|at) $", before) or re.match(r"^ ?%? ?(?:으로|로) 설정", after):
