@@ -523,3 +523,13 @@ def test_long_printed_decimals_a_share_of_the_data_and_a_figure_not_reached_are_
     )
     values = {round(c.value, 4) for c in read_text(text).claims if c.value is not None}
     assert values == {0.8137}
+
+
+def test_a_risk_factors_points_are_no_results_and_degrees_and_company_forms_are_no_models() -> None:
+    text = (
+        "Jane Roe, FRCP2, MStat (Acme GmbH). The new rule weighs age ≥70 years (2 points) and smoking (1 point); "
+        "the rule reached an AUROC of 0.79."
+    )
+    record = read_text(text)
+    assert {c.value for c in record.claims if c.value is not None} == {0.79}
+    assert not {m.name for m in record.models} & {"FRCP2", "MStat", "GmbH"}

@@ -117,7 +117,9 @@ _NOT_MODELS = re.compile(
     r"USA|US|UK|EU|Korea|Korean|English|Chinese|Research|Square|Journal|Abstract|Background|Methods?|Results?|"
     r"Conclusions?|Objective|RESULTS|METHODS|BACKGROUND|CONCLUSIONS|OBJECTIVE|arXiv|DOI|PMC|PMID|NCT\d+|"
     # degrees after authors' names (acumen_hpi_single_arm_trial_scribd_abstract.md)
-    r"PhD|MD|MSc|MPH|DrPH|BSc|MBBS|FRCA|FRCPC|FANZCA|"
+    r"PhD|MD|MSc|MPH|DrPH|BSc|MBBS|FRCA|FRCPC|FANZCA|FRCP\d?|FCICM\d?|MStat|"
+    # a company's form, a licence, a link label and a file format on copied pages
+    r"GmbH|BY-NC(?:-ND|-SA)?|DOIUrl|Safetensors|"
     # methods of features, explanation and resampling, not models (postop_complications_mimic3_*_readme_excerpt.md)
     r"TF-IDF|SHAP|LIME|SMOTE|PCA|t-SNE|UMAP|NLP|EHRs?|SHapley|exPlanations|PHI|"
     # and laboratory measures written with inner capitals: serum creatinine "SCr", "eGFR", "NT-proBNP"

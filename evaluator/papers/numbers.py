@@ -291,6 +291,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True  # "ALL models exceeded target AUC of 0.85!"
     if re.match(r"^\+(?![\d.])", after) or (written.isdigit() and re.match(r"^ in \d", after)):
         return True  # a bound "0.92+ AUC", and a count "1 in 7 flagged patients"
+    if written.isdigit() and int(written) <= 10 and before.endswith("(") and re.match(r"^ ?(?:points?|pts?)\)", after):
+        return True  # a risk factor's weight in a score: "age ≥70 years (2 points), current smoker (1 point)"
     if written.isdigit() and len(written) == 1 and re.search(r"[A-Z]\)$", before):
         return True  # an acronym's version run on after its bracket: "(SAPS)2"
     if re.search(r"\b(?:not|n't|never|fail(?:ed|s)? to) (?:achieve|reach|get|obtain|reproduce|match)\w{0,3} $", before):
