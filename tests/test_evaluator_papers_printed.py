@@ -533,3 +533,11 @@ def test_a_risk_factors_points_are_no_results_and_degrees_and_company_forms_are_
     record = read_text(text)
     assert {c.value for c in record.claims if c.value is not None} == {0.79}
     assert not {m.name for m in record.models} & {"FRCP2", "MStat", "GmbH"}
+
+
+def test_a_table_flattened_past_repair_gives_no_prose_claims_but_the_sentence_after_it_does() -> None:
+    text = (
+        "Table 2 | Grade | GPT-3.5 Correct (%) | GPT-4 Correct (%) | P | || Grade | 1 (n = 7) | 86 | 86 | 1 | "
+        "|| 2 (n = 278) | 60 | 86 | <0.001 |\n\nOverall, GPT-4 correctly answered 76.5% of the questions."
+    )
+    assert {c.value for c in read_text(text).claims if c.value is not None} == {0.765}

@@ -56,6 +56,11 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
     """The claims one sentence states."""
     models = list(models_in(sentence, context.defined))
     previous, context.last_metric = context.last_metric, None
+    if sentence.count("|") >= 8:
+        # cells of a table that could not be cut back into rows ("|| Question Difficulty Level | 1 (n = 7) | 86 |":
+        # ophthalmology_gpt35_gpt4_humans_by_difficulty_category_pmc_table.md): no sentence says whose its numbers are
+        remember_model(sentence, models, context)
+        return []
     metrics = metrics_in(sentence) or _continued(sentence, previous) or _compared(sentence, models, context)
     bound = bound_to_benchmark(sentence)
     if not metrics and not bound and "점" not in sentence:
