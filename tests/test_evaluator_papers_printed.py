@@ -541,3 +541,18 @@ def test_a_table_flattened_past_repair_gives_no_prose_claims_but_the_sentence_af
         "|| 2 (n = 278) | 60 | 86 | <0.001 |\n\nOverall, GPT-4 correctly answered 76.5% of the questions."
     )
     assert {c.value for c in read_text(text).claims if c.value is not None} == {0.765}
+
+
+def test_answering_a_share_of_the_questions_correctly_is_accuracy() -> None:
+    text = "Llama 3.1 70B answered 71.4% of the board questions correctly, Mixtral 8x7B answered 63%."
+    assert found(read_text(text)) == {("Llama 3.1 70B", "accuracy", 0.714), ("Mixtral 8x7B", "accuracy", 0.63)}
+
+
+def test_a_column_header_of_a_task_then_its_model_in_brackets_gives_the_model() -> None:
+    table = """Performance by observation window (AUROC):
+
+| Window | Mortality (XGBoost) | Readmission (LightGBM) |
+|---|---|---|
+| 6h | 0.7953 | 0.6612 |
+"""
+    assert found(read_text(table)) == {("XGBoost", "auroc", 0.7953), ("LightGBM", "auroc", 0.6612)}

@@ -74,8 +74,10 @@ METRIC_WORDS = (
         r"accuracy|accuracies|acc\.?|acc-%|정답률|정확도|correctly answer(?:ed|ing|s)?|answered correctly|accurate|"
         # "a significantly higher correct response rate (73.8%)" (jnde_117th_gpt4o_vs_gpt4_*_abstract.md)
         r"correct (?:response|answer)s? rates?|(?:rate|percentage|proportion) of correct (?:responses|answers)|"
-        # "(both 76% correct answers)" (antwerp_exam_six_chatbots_medrxiv_abstract.md)
-        r"correct (?:answers|responses)",
+        # "(both 76% correct answers)" (antwerp_exam_six_chatbots_medrxiv_abstract.md), "answered 68% of the
+        # questions correctly"
+        r"correct (?:answers|responses)|answered(?= \d{1,3}(?:\.\d{1,2})? ?% of (?:the |all )?(?:[\w-]+ ){0,2}"
+        r"(?:questions|items|cases|answers) correctly)",
     ),
     ("f1", r"F1(?:[- ]score)?|macro[- ]F1|F1 ?점수"),
     # a table's "Sens." and "Spec." (covews_timeframe_models_supplementary_table.md); the period is needed

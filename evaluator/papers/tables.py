@@ -202,6 +202,10 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
                 if not_a_score(column):
                     continue
                 model, label = column, above
+                # "| Window | Mortality (XGBoost) |": the task, then the model in brackets (timely_bench_*.md)
+                task_model = re.fullmatch(r"([^()]{2,40}?) \(([^()]{2,40})\)", column.strip())
+                if task_model and is_model_name(task_model.group(2)) and not is_model_name(task_model.group(1)):
+                    model, label = task_model.group(2), f"{above} {task_model.group(1)}"
                 own = metric_of(column)  # "| LR prec | LR rec |": the model and its metric in one header cell
                 if own and not metric:
                     model, label = _without_metrics(column) or column, f"{above} {column}"
