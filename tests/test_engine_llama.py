@@ -195,7 +195,10 @@ async def test_5xx_and_timeouts_from_the_engine_are_retried_as_the_harness_promi
         )
         elapsed = time.monotonic() - started
     assert outcome.outcome == "computed" and outcome.result is not None, outcome.message
-    assert [faults.requests[p] for p in prompts] == [3, 2, 1]
+    # the 5xx item is asked three times; the held one twice, or three times when the engine itself, on a loaded
+    # machine, also takes longer than the timeout to answer the retry (both retries are what the harness promises)
+    asked = [faults.requests[p] for p in prompts]
+    assert asked[0] == 3 and asked[1] in (2, 3) and asked[2] == 1, asked
     assert elapsed >= timeout  # the held request was given up after the timeout, then asked again
     rows = pq.read_table(registry.predictions_path(f"{outcome.run_id}/predictions.parquet")).to_pylist()
     answered = {reply["choices"][0]["message"]["content"] for reply in faults.replies.values()}
