@@ -101,13 +101,17 @@ def test_an_import_killed_mid_write_leaves_no_half_result_and_completes_when_run
             break
     assert landed, "the kill never landed inside the window"
     assert integrity(db) == "ok"
-    assert result_count(db) == 0  # no half result: the row comes only after the file is durable
-    assert results_without_their_file(db, artifacts) == []
+    # no half result: the row comes only after the file is durable. The window's check can miss a commit in flight
+    # (its WAL frames written, the shared index not yet updated when the process was frozen): SQLite's recovery then
+    # shows the whole committed row, file and all, which keeps the same promise
+    committed = result_count(db)
+    assert committed in (0, 1) and results_without_their_file(db, artifacts) == []
 
     rerun = subprocess.run(
         [*BENCHTOWARD, "import-result", str(bundle), "--db", str(db)], capture_output=True, text=True, timeout=120
     )
-    assert rerun.returncode == 0 and "imported" in rerun.stdout, rerun.stderr
+    said = "already stored" if committed else "imported"
+    assert rerun.returncode == 0 and said in rerun.stdout, rerun.stderr
     assert result_count(db) == 1 and results_without_their_file(db, artifacts) == []
     assert temporaries(artifacts) == []  # what the killed process left was removed at the next start
     assert integrity(db) == "ok"
