@@ -3,6 +3,8 @@ targets of issue 13: per file and overall claim precision and recall, model reca
 
     .venv/bin/python bench/reader_eval.py --split test
     .venv/bin/python bench/reader_eval.py --split dev --show kmle_three_llms_abstract.md
+    .venv/bin/python bench/reader_eval.py --split test --totals-only \
+        --group tests/data/reader_corpus/fresh_test_8.json    # held-out texts: totals only, no line per file
     .venv/bin/python bench/reader_eval.py --llm-endpoint http://127.0.0.1:8080/v1 --llm-model qwen
     .venv/bin/python bench/reader_eval.py --llm-endpoint URL --split test --limit 6 --llm-max-tokens 512 \
         --llm-max-text-chars 6000     # a small model on a CPU: a bounded run within its context
@@ -46,7 +48,14 @@ async def score_corpus(
     return scores
 
 
-def report(scores: list[FileScore], split: str, show: str | None) -> None:
+def report(scores: list[FileScore], split: str, show: str | None, totals_only: bool = False) -> None:
+    if not totals_only:
+        report_files(scores, show)
+    for part in ["dev", "test"] if split == "all" else [split]:
+        report_totals(part, in_split(scores, part))
+
+
+def report_files(scores: list[FileScore], show: str | None) -> None:
     print(f"{'file':52} {'split':5} {'gold':>4} {'pred':>4} {'hit':>4} {'P':>6} {'R':>6} {'models':>7} {'map':>3}")
     for s in scores:
         precision = f"{s.matched / s.predicted:.2f}" if s.predicted else "-"
@@ -65,14 +74,28 @@ def report(scores: list[FileScore], split: str, show: str | None) -> None:
                 print("    extra: ", extra)
             for name in s.models_missed:
                 print("    model missed:", name)
-    for part in ["dev", "test"] if split == "all" else [split]:
-        t = totals(in_split(scores, part))
-        print(f"\n{part}: {t.files} files, {t.gold_claims} gold claims, {t.predicted} read with a value, ", end="")
-        print(f"{t.matched} right")
-        print(f"  claim recall     {t.claim_recall:6.1%}   target >= {TARGETS['claim_recall']:.0%}")
-        print(f"  claim precision  {t.claim_precision:6.1%}   target >= {TARGETS['claim_precision']:.0%}")
-        print(f"  model recall     {t.model_recall:6.1%}   target >= {TARGETS['model_recall']:.0%}")
-        print(f"  mapping errors   {t.mapping_errors:6d}   target {TARGETS['mapping_errors']}")
+
+
+def report_totals(name: str, scores: list[FileScore]) -> None:
+    t = totals(scores)
+    print(f"\n{name}: {t.files} files, {t.gold_claims} gold claims, {t.predicted} read with a value, {t.matched} right")
+    print(f"  claim recall     {t.claim_recall:6.1%}   target >= {TARGETS['claim_recall']:.0%}")
+    print(f"  claim precision  {t.claim_precision:6.1%}   target >= {TARGETS['claim_precision']:.0%}")
+    print(f"  model recall     {t.model_recall:6.1%}   target >= {TARGETS['model_recall']:.0%}")
+    print(f"  mapping errors   {t.mapping_errors:6d}   target {TARGETS['mapping_errors']}")
+
+
+def report_groups(scores: list[FileScore], groups: list[Path]) -> int:
+    """Totals over the files each group lists (a JSON file with a "files" list, e.g. one fresh split); 2 when a
+    group cannot be read."""
+    for path in groups:
+        try:
+            listed = set(json.loads(path.read_text(encoding="utf-8"))["files"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"error: group {path}: {exc}", file=sys.stderr)
+            return 2
+        report_totals(path.name, [s for s in scores if s.file in listed])
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--llm-model", default="default", help="model name sent to the endpoint")
     parser.add_argument("--llm-key-env", help="environment variable holding the endpoint's API key")
     parser.add_argument("--show", help="print missed and extra claims of files whose name contains this")
+    parser.add_argument("--totals-only", action="store_true", help="print no line per file (held-out texts)")
+    parser.add_argument("--group", type=Path, action="append", default=[], help="also total the files this JSON lists")
     parser.add_argument("--limit", type=int, help="score only the first N files of the split (a slow LLM)")
     parser.add_argument("--llm-max-tokens", type=int, default=8192, help="answer length the LLM may use")
     parser.add_argument("--llm-max-text-chars", type=int, default=60_000, help="text sent to the LLM, cut to this")
@@ -100,8 +125,9 @@ def main(argv: list[str] | None = None) -> int:
         except PaperError as exc:
             print(f"error: {exc.code}: {exc}", file=sys.stderr)
             return 2
-    report(asyncio.run(score_corpus(extractor, args.split, limit=args.limit)), args.split, args.show)
-    return 0
+    scores = asyncio.run(score_corpus(extractor, args.split, limit=args.limit))
+    report(scores, args.split, args.show, args.totals_only)
+    return report_groups(scores, args.group)
 
 
 if __name__ == "__main__":
