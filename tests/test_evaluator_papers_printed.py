@@ -162,10 +162,10 @@ def test_benchmark_rows_make_model_columns_and_a_bracketed_count_may_stand_betwe
 | KoBEST-Med | 64.0 | 66.5 |
 """
     assert found(read_text(table)) == {
-        ("Kanana-8B", None, 0.712),
-        ("EXAONE-3.5-7.8B", None, 0.698),
-        ("Kanana-8B", None, 0.64),
-        ("EXAONE-3.5-7.8B", None, 0.665),
+        ("Kanana-8B", "score", 0.712),  # a benchmark's result with no measure named: its score
+        ("EXAONE-3.5-7.8B", "score", 0.698),
+        ("Kanana-8B", "score", 0.64),
+        ("EXAONE-3.5-7.8B", "score", 0.665),
     }
     sentence = "Accuracy was 72.0% (144/200) for Gemma 3 27B and 80.5% (161/200) for Qwen3-32B."
     assert found(read_text(sentence)) == {("Gemma 3 27B", "accuracy", 0.72), ("Qwen3-32B", "accuracy", 0.805)}
@@ -319,7 +319,8 @@ def test_a_diff_views_gutter_between_table_rows_is_dropped_and_long_settings_key
 15 |
 The card says it is accurate. max_new_tokens: 15 repetition_penalty: 1.18
 """
-    assert found(read_text(page)) == {("Asclepius-13B", None, 0.483), ("Asclepius-13B", None, 0.712)}
+    # a known benchmark's result with no measure named is its accuracy
+    assert found(read_text(page)) == {("Asclepius-13B", "accuracy", 0.483), ("Asclepius-13B", "accuracy", 0.712)}
 
 
 def test_log_loss_is_a_metric_a_typeset_minus_is_kept_and_an_optimal_threshold_and_clinicians_are_no_models() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from evaluator.papers.measures import benchmark_of, metric_of
-from evaluator.papers.names import models_in
+from evaluator.papers.names import is_model_name, models_in
 from evaluator.papers.segment import Table
 
 _SPAN = re.compile(r"^-?\d{0,3}\.?\d{1,4} ?[-–] ?\d{0,3}\.?\d{1,4}$")  # "0.915-0.909": a range, a value column's
@@ -105,6 +105,42 @@ def with_sub_header(table: Table) -> Table:
         group = groups[k // share] if share else ""
         header[first + k] = f"{label} {group}".strip()
     return Table(header, table.rows[1:], [table.lines[0], *table.lines[2:]], table.caption)
+
+
+# the headers of columns that group result rows: "| Category | Benchmark | Baichuan-M1-14B-Instruct | Qwen2.5-14B |"
+# over "| Clinical Practice | cmbclin | 77.40 | 71.51 |" (baichuan_m1_14b_instruct_medical_benchmarks_readme_en_*.md)
+_GROUP_HEADER = re.compile(
+    r"^(?:categor(?:y|ies)|benchmarks?|datasets?|tasks?|domains?|areas?|subjects?|subsets?|sections?|types?|groups?|"
+    r"specialt(?:y|ies)|departments?|fields?|exams?|splits?|settings?|outcomes?|cohorts?|capabilit(?:y|ies)|"
+    r"skills?|dimensions?|aspects?)$",
+    re.I,
+)
+
+
+def with_label_columns_joined(table: Table) -> Table:
+    """A table whose rows are labelled by several leading text columns (a category, then the benchmark in it), with
+    those columns joined into one label column, so that each row's label names its benchmark; a label repeated by a
+    spanning cell ("Average Score" over both) is written once."""
+    width = 0
+    for i, name in enumerate(table.header):
+        cells = [row[i].strip() for row in table.rows if i < len(row)]
+        if MODEL_HEADER.match(name.strip()) or name.strip().lower() == "metric" or any(map(cell_number, cells)):
+            break
+        width = i + 1
+    grouped = any(_GROUP_HEADER.match(name.strip()) for name in table.header[:width])
+    firsts = [row[0].strip() for row in table.rows if row and row[0].strip()]
+    # but a first column of models beside a column describing them ("| Name | Type | MedQA |") is left as it is
+    if width < 2 or width == len(table.header) or not grouped or sum(map(is_model_name, firsts)) * 2 > len(firsts):
+        return table
+
+    def joined(cells: list[str]) -> list[str]:
+        label = " ".join(dict.fromkeys(cell.strip() for cell in cells[:width] if cell.strip()))
+        return [label, *cells[width:]]
+
+    header = [
+        table.header[width - 1] if _GROUP_HEADER.match(table.header[width - 1].strip()) else joined(table.header)[0]
+    ]
+    return Table([*header, *table.header[width:]], [joined(row) for row in table.rows], table.lines, table.caption)
 
 
 _STUDY_COLUMN = re.compile(

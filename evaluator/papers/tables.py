@@ -34,6 +34,7 @@ from evaluator.papers.table_shapes import (
     reported_approximately,
     run_model,
     run_settings,
+    with_label_columns_joined,
     with_sub_header,
     without_prior_work,
     without_rank_columns,
@@ -133,6 +134,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     long = _long_claims(table, context.subjects)
     if long is not None:
         return long
+    table = with_label_columns_joined(table)
     corner = table.header[0]
     if _REFERENCE_CORNER.match(corner.strip()):
         return _judged_against(table)
@@ -221,7 +223,8 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
             else:
                 model, label = row[0], column
             named = metric or _described_metric(row, column)
-            claim = _cell_claim(table, corner, label, model, cell, f"{table.lines[0]}\n{line}", percent_table, named)
+            evidence = f"{table.lines[0]}\n{line}"
+            claim = _cell_claim(table, corner, label, model, cell, evidence, percent_table, named, models_in_header)
             if claim is not None and id(row) in runs:
                 claim = claim.model_copy(update={"setting": ", ".join(filter(None, [claim.setting, runs[id(row)]]))})
             if claim is not None:
@@ -355,6 +358,7 @@ def _cell_claim(
     evidence: str,
     percent_table: bool,
     metric: str | None = None,
+    by_row: bool = False,
 ) -> ExtractedClaim | None:
     raw = cell_number(cell)
     written, label = label, _FOOTNOTE_MARK.sub("", label)  # "Correctness²", "Price³": a footnote mark is no name
@@ -365,6 +369,7 @@ def _cell_claim(
     dataset = canonical_dataset(benchmark_of(label) or benchmark_of(corner) or benchmark_of(table.caption))
     if (
         metric is None
+        and not (percent_table and by_row)  # a benchmark table's row labels are benchmarks, whatever their words
         and not benchmark_of(label)
         and (NAMES_A_MEASURE.fullmatch(label.strip()) or _WORDS_HEADER.fullmatch(label.strip()))
     ):
@@ -373,7 +378,9 @@ def _cell_claim(
         # "| Semantic Similarity |" (pubmedbert_pubmedqa_bm25_readme_table.md)
         metric = label.strip().lower()
     percent = percent_table or any(map(has_percent_hint, (corner, table.caption, label)))
-    reading = read_value(raw, metric=metric or ("accuracy" if dataset else None), percent_hint=percent)
+    # a benchmark's result with no measure named is its accuracy when the vocabulary knows it, else its score
+    metric = metric or ("accuracy" if dataset else "score" if percent_table else None)
+    reading = read_value(raw, metric=metric, percent_hint=percent)
     if reading is None or reading.value is None:
         return None
     # a mark or a citation is not part of the name: "PubmedBERT(Gu et al., 2022)" (medmcqa_paperswithcode_*.md)

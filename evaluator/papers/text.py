@@ -27,6 +27,10 @@ DEFAULT_MAX_PAGES = 300
 # The most one compressed PDF stream may inflate to. pypdf's own bound (75 MB per stream) let a 200 KB upload
 # hold ~160 MB while it was read; a paper's page content or font is a few hundred KB.
 MAX_INFLATED_STREAM = 8 * 1024 * 1024
+# The most columns or rows one HTML table cell may span, and the most cells spans may add to one page: real result
+# tables span a few; a hostile page's spans would otherwise multiply its cells by thousands.
+MAX_SPAN = 64
+MAX_SPANNED_CELLS = 20_000
 PYPDF_LIMITS = {
     name: MAX_INFLATED_STREAM
     for name in (
@@ -175,6 +179,12 @@ def _markdown_row(cells: list[str]) -> str:
     return "|" + "|".join(" ".join(c.replace("|", "/").split()) for c in cells) + "|"
 
 
+def _span(attrs: list[tuple[str, str | None]], name: str) -> int:
+    """A cell's colspan or rowspan, 1 when absent or not a number, at most MAX_SPAN (a hostile page's "99999")."""
+    value = (dict(attrs).get(name) or "").strip()
+    return min(int(value), MAX_SPAN) if value.isdigit() and int(value) > 0 else 1
+
+
 def html_text(markup: str) -> str:
     """The visible text of an HTML page; scripts and styles dropped, tables kept as Markdown tables."""
     parser = _TextParser()
@@ -228,6 +238,9 @@ class _TextParser(HTMLParser):
         self._href: str | None = None
         self._table_depth = 0
         self._in_caption = False
+        self._span = (1, 1)  # the open cell's colspan and rowspan
+        self._carried: list[dict[int, tuple[str, int]]] = []  # per open table: column -> (cell, rows it still spans)
+        self._spanned = 0  # cells added by spans so far
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _SKIPPED:
@@ -238,6 +251,7 @@ class _TextParser(HTMLParser):
         elif tag == "table":
             self._table_depth += 1
             self._rows_in_table = 0
+            self._carried.append({})
             self._out.append("\n\n")
         elif tag == "caption":
             self._in_caption = True
@@ -250,6 +264,9 @@ class _TextParser(HTMLParser):
             if self._row is None:
                 self._row = []
             self._cell = []
+            columns, rows = _span(attrs, "colspan"), _span(attrs, "rowspan")
+            self._spanned += columns * rows - 1
+            self._span = (columns, rows) if self._spanned <= MAX_SPANNED_CELLS else (1, 1)
         elif self._cell is not None and (tag in _HEADINGS or tag in _BLOCKS or tag == "li"):
             self._cell.append(" ")  # a line break inside a cell ("<td>a,<br> b</td>") is a space in it
         elif tag in _HEADINGS:
@@ -273,6 +290,8 @@ class _TextParser(HTMLParser):
         elif tag == "table":
             self._end_row()
             self._table_depth = max(0, self._table_depth - 1)
+            if self._carried:
+                self._carried.pop()
             self._out.append("\n\n")
         elif tag == "caption":
             self._in_caption = False
@@ -290,11 +309,30 @@ class _TextParser(HTMLParser):
 
     def _end_cell(self) -> None:
         if self._cell is not None and self._row is not None:
-            self._row.append("".join(self._cell))  # cleaned once, by _markdown_row
+            self._fill_carried()
+            cell = "".join(self._cell)  # cleaned once, by _markdown_row
+            columns, rows = self._span
+            for _ in range(columns):  # a cell spanning columns or rows stands in each of them, as in the rendering
+                if rows > 1 and self._carried:
+                    self._carried[-1][len(self._row)] = (cell, rows - 1)
+                self._row.append(cell)
         self._cell = None
+        self._span = (1, 1)
+
+    def _fill_carried(self) -> None:
+        """Put the cells of earlier rows that span down into this row at their columns."""
+        carried = self._carried[-1] if self._carried else {}
+        while self._row is not None and len(self._row) in carried:
+            column = len(self._row)
+            cell, rows = carried.pop(column)
+            if rows > 1:
+                carried[column] = (cell, rows - 1)
+            self._row.append(cell)
 
     def _end_row(self) -> None:
         self._end_cell()
+        if self._row is not None:
+            self._fill_carried()
         if self._row:
             self._out.append("\n" + _markdown_row(self._row))
             if self._rows_in_table == 0:

@@ -1,0 +1,73 @@
+"""Result tables whose rows are grouped: HTML cells spanning rows or columns stand in each row and column they
+span, and several leading label columns (a category, then the benchmark in it) make one row label; written here in
+forms the corpus does not hold."""
+
+from __future__ import annotations
+
+from evaluator.papers.text import MAX_SPAN, MAX_SPANNED_CELLS, html_text
+from tests.papers_support import found, read_text
+
+
+def test_an_html_cell_spanning_rows_or_columns_stands_in_each_of_them() -> None:
+    markup = (
+        "<table><tr><th>Area</th><th>Set</th><th>x</th></tr>"
+        '<tr><td colspan="2">Mean</td><td>1</td></tr>'
+        '<tr><td rowspan="3">Surgery</td><td>s1</td><td>2</td></tr>'
+        "<tr><td>s2</td><td>3</td></tr><tr><td>s3</td><td>4</td></tr>"
+        "<tr><td>Pediatrics</td><td>p1</td><td>5</td></tr></table>"
+    )
+    assert html_text(markup).splitlines() == [
+        "|Area|Set|x|",
+        "|---|---|---|",
+        "|Mean|Mean|1|",
+        "|Surgery|s1|2|",
+        "|Surgery|s2|3|",
+        "|Surgery|s3|4|",
+        "|Pediatrics|p1|5|",
+    ]
+
+
+def test_a_hostile_span_is_bounded_and_a_span_past_the_tables_end_is_dropped() -> None:
+    markup = (
+        '<table><tr><td colspan="99999">a</td><td rowspan="99999">b</td></tr></table>'
+        '<table><tr><td>c</td><td colspan="x" rowspan="-2">d</td></tr><tr><td>e</td><td>f</td></tr></table>'
+    )
+    lines = [line for line in html_text(markup).splitlines() if line]
+    assert lines[0].count("|a") == MAX_SPAN and lines[0].endswith("|b|")
+    assert lines[2:] == ["|c|d|", "|---|---|", "|e|f|"]
+
+
+def test_a_category_column_spanning_rows_before_the_benchmark_column_gives_each_row_its_benchmark() -> None:
+    markup = (
+        "<h2>Evaluation</h2><table><thead><tr><th>Domain</th><th>Benchmark</th><th>OpenMed-9B-Chat</th>"
+        "<th>Llama-3.1-8B-Instruct</th></tr></thead><tbody>"
+        '<tr><td colspan="2">Overall</td><td>70.15</td><td>61.40</td></tr>'
+        '<tr><td rowspan="2">Licensing exams</td><td>MedMCQA</td><td>66.20</td><td>58.35</td></tr>'
+        "<tr><td>rx_dosing_qa</td><td>74.10</td><td>64.45</td></tr></tbody></table>"
+    )
+    claims = {(c.model, c.metric, c.value, c.dataset) for c in read_text(html_text(markup)).claims}
+    assert claims == {
+        ("OpenMed-9B-Chat", "score", 0.7015, None),
+        ("Llama-3.1-8B-Instruct", "score", 0.614, None),
+        ("OpenMed-9B-Chat", "accuracy", 0.662, "MedMCQA"),
+        ("Llama-3.1-8B-Instruct", "accuracy", 0.5835, "MedMCQA"),
+        ("OpenMed-9B-Chat", "score", 0.741, None),
+        ("Llama-3.1-8B-Instruct", "score", 0.6445, None),
+    }
+
+
+def test_a_models_name_column_beside_a_text_column_is_not_joined_into_a_label() -> None:
+    text = (
+        "| Name | Type | MedQA |\n|---|---|---|\n| OpenMed-9B-Chat | open | 66.2% |\n"
+        "| Llama-3.1-8B-Instruct | open | 58.4% |\n"
+    )
+    assert found(read_text(text)) == {
+        ("OpenMed-9B-Chat", "accuracy", 0.662),
+        ("Llama-3.1-8B-Instruct", "accuracy", 0.584),
+    }
+
+
+def test_spans_add_a_bounded_number_of_cells_to_a_hostile_page() -> None:
+    row = '<tr><td colspan="64" rowspan="64">9</td></tr>'
+    text = html_text("<table>" + row * 2000 + "</table>")
+    assert text.count("|") <= 2 * (MAX_SPANNED_CELLS + 2000) + 4000
