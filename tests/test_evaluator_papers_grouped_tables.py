@@ -1,6 +1,6 @@
 """Result tables whose rows are grouped: HTML cells spanning rows or columns stand in each row and column they
-span, and several leading label columns (a category, then the benchmark in it) make one row label; written here in
-forms the corpus does not hold."""
+span, several leading label columns (a category, then the benchmark in it) make one row label, and a column headed
+with a task takes the metric the text writes after that task; written here in forms the corpus does not hold."""
 
 from __future__ import annotations
 
@@ -71,3 +71,32 @@ def test_spans_add_a_bounded_number_of_cells_to_a_hostile_page() -> None:
     row = '<tr><td colspan="64" rowspan="64">9</td></tr>'
     text = html_text("<table>" + row * 2000 + "</table>")
     assert text.count("|") <= 2 * (MAX_SPANNED_CELLS + 2000) + 4000
+
+
+def test_a_column_headed_with_a_task_is_measured_in_the_metric_the_text_writes_after_that_task() -> None:
+    text = (
+        "# Ward routing\n\nQwen2.5-3B-Instruct reaches the best routing accuracy (61.5%) and urgency accuracy on "
+        "nurse-labelled cases (70.2%).\n\n| Model | Routing Exact | Urgency (Nurse GT) | Keyword Recall |\n|---|---|---|---|\n"
+        "| Qwen2.5-3B-Instruct | 61.5% | 70.2% | 44.0% |\n| Phi-3-mini | 58.0% | 66.4% | 47.5% |\n"
+    )
+    assert found(read_text(text)) >= {
+        ("Qwen2.5-3B-Instruct", "accuracy", 0.615),
+        ("Qwen2.5-3B-Instruct", "accuracy", 0.702),
+        ("Phi-3-mini", "accuracy", 0.58),
+        ("Phi-3-mini", "accuracy", 0.664),
+        ("Phi-3-mini", "recall", 0.475),  # a column naming its own measure keeps it
+    }
+    assert ("Phi-3-mini", "accuracy", 0.475) not in found(read_text(text))
+
+
+def test_a_per_class_table_belongs_to_the_one_model_its_heading_names_wherever_the_heading_names_it() -> None:
+    text = (
+        "# Discharge prediction\n\nWe compared LightGBM, CatBoost and an MLP.\n\n"
+        "| Model | AUROC |\n|---|---|\n| LightGBM | 0.861 |\n| CatBoost | 0.858 |\n| MLP | 0.801 |\n\n"
+        "### Held-out evaluation (tuned CatBoost)\n\n| Class | Precision | Recall |\n|---|---|---|\n"
+        "| 0 (home) | 0.97 | 0.99 |\n| 1 (transfer) | 0.71 | 0.44 |\n\n"
+        "### Comparison of LightGBM and MLP by class\n\n| Class | Precision |\n|---|---|\n| home | 0.95 |\n"
+    )
+    claims = found(read_text(text))
+    assert {("CatBoost", "precision", 0.97), ("CatBoost", "recall", 0.44), ("CatBoost", "precision", 0.71)} <= claims
+    assert 0.95 not in {value for _, _, value in claims}  # a heading naming two models says whose it is not

@@ -53,6 +53,8 @@ class Context:
     named: list[str] = field(default_factory=list)  # every model named so far, in order
     last_metric: str | None = None  # the metric of the sentence before's last claim
     usual_metric: str | None = None  # the one metric the text names (an exam study's "accuracy"), if only one
+    # the metric the text writes after a word, where only one follows it: "triage accuracy" gives triage -> accuracy
+    metric_words: dict[str, str] = field(default_factory=dict)
 
 
 # a bracketed value followed by "than" in Korean or English, perhaps after more bracketed values

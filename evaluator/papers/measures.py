@@ -222,3 +222,22 @@ def is_benchmark_or_metric(name: str) -> bool:
         or shaped
         or bool(re.fullmatch(r"(?:MIMIC|eICU|HiRID)[\w-]*|[A-Z]{1,2}\d{0,2}|\d+", name))
     )
+
+
+# words any metric may follow, so that they say nothing of a column they head: "the accuracy", "overall AUROC"
+_ANY_METRIC = re.compile(
+    r"(?:the|and|its|their|with|overall|mean|average|best|highest|lowest|higher|lower|top|test|validation|models?|our|"
+    r"this|that|which|whose|was|were|had|has|achieved|reached)",
+    re.I,
+)
+
+
+def metric_words(text: str) -> dict[str, str]:
+    """The word written before each metric ("triage accuracy", "specialty accuracy"), when only one metric follows
+    it in the text; a table's column headed with that word ("| Triage Exact |") is measured in that metric."""
+    seen: dict[str, set[str]] = {}
+    for start, _, name in metrics_in(text[:50_000]):
+        before = re.search(r"([^\W\d_]{3,})[ -]$", text[max(0, start - 40) : start])
+        if before and name != "score" and not _ANY_METRIC.fullmatch(before.group(1)):
+            seen.setdefault(before.group(1).lower(), set()).add(name)
+    return {word: names.pop() for word, names in seen.items() if len(names) == 1}

@@ -340,3 +340,14 @@ def is_model_name(name: str) -> bool:
         and not _NOT_A_TIER.search(name)
     )
     return inner_capital or hyphen_caps or family_tier or bool(_FAMILIES.match(name))
+
+
+def heading_model(heading: str) -> str | None:
+    """The one model a heading names: the whole heading when it is a model's name ("#### Base Model", "### XGBoost"),
+    else the only model named in it ("### Test Set Evaluation (Best XGBoost)", "#### llama-2-FineTuned - Category
+    Performance"); None when it names none or several, or is a benchmark's or a metric's name."""
+    name = heading.strip(" *#")
+    found = models_in(name)
+    if not found and re.fullmatch(r"(?:[A-Z][\w-]{1,20} ){1,3}Model", name):
+        return name
+    return found[0][1] if len(found) == 1 and not is_benchmark_or_metric(found[0][1]) else None

@@ -27,7 +27,7 @@ from evaluator.papers.identifiers import (
     read_front_matter,
 )
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
-from evaluator.papers.measures import benchmarks_in, metrics_in
+from evaluator.papers.measures import benchmarks_in, metric_words, metrics_in
 from evaluator.papers.names import is_model_name
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.results_json import json_prose, results_json
@@ -108,7 +108,9 @@ def read_rules(text: str) -> Extraction:
     subjects = unique(_MODEL_INDEX.findall(text[:5000]) + run + subjects_of(body, plain_body, parts, ids, links))
     measured = {name for _, _, name in metrics_in(plain_body[:20000]) if name != "score"}
     usual = measured.pop() if len(measured) == 1 else None
-    context = Context(subjects=subjects, defined=defined_names(plain_body), usual_metric=usual)
+    context = Context(
+        subjects=subjects, defined=defined_names(plain_body), usual_metric=usual, metric_words=metric_words(plain_body)
+    )
     claims: list[ExtractedClaim] = list(harness) + run_log_claims(body) + printed
     for table in parts.tables + found_in_text:
         claims += table_claims(table, context)

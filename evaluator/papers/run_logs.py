@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from evaluator.papers.measures import is_benchmark_or_metric, metric_of, metrics_in
-from evaluator.papers.names import is_model_name, models_in
+from evaluator.papers.names import heading_model, is_model_name
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.results_json import NOT_A_MODEL
 from evaluator.papers.vocabulary import canonical_metric, read_value
@@ -100,12 +100,9 @@ def run_log_claims(text: str) -> list[ExtractedClaim]:
 
 
 def _heading_model(before: str) -> str | None:
-    """The model the last heading before a block names, when the heading is just its name."""
+    """The model the last heading before a block names."""
     headings = _HEADING.findall(before[-3000:])
-    if not headings:
-        return None
-    found = models_in(headings[-1])
-    return found[0][1] if len(found) == 1 and found[0][1] == headings[-1].strip() else None
+    return heading_model(headings[-1]) if headings else None
 
 
 def _metric_lines(body: str, model: str | None) -> list[ExtractedClaim]:
@@ -223,9 +220,7 @@ def _section_model(lines: list[str], at: int) -> str | None:
     for line in reversed(lines[max(0, at - 15) : at]):
         heading = _SECTION.match(line)
         if heading:
-            name = heading.group(1).strip(" *")
-            named = is_model_name(name) or bool(re.fullmatch(r"(?:[A-Z][\w-]{1,20} ){1,3}Model", name))
-            return name if named and not is_benchmark_or_metric(name) else None
+            return heading_model(heading.group(1))
     return None
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from evaluator.papers.measures import benchmark_of, metric_of
-from evaluator.papers.names import is_model_name, models_in
+from evaluator.papers.names import heading_model, is_model_name
 from evaluator.papers.segment import Table
 
 _SPAN = re.compile(r"^-?\d{0,3}\.?\d{1,4} ?[-–] ?\d{0,3}\.?\d{1,4}$")  # "0.915-0.909": a range, a value column's
@@ -353,9 +353,8 @@ def cell_ci(cell: str, value: float, raw: str) -> list[float] | None:
     return [low, high] if low <= value <= high else None
 
 
-def heading_model(caption: str) -> str | None:
+def caption_model(caption: str) -> str | None:
     """The one model a table's heading names, in a report with a section per model: "#### llama-2-FineTuned -
     Category Performance" over "| Category | Accuracy |" (medical_llm_evaluation_report_llama2_mixtral_*.md)."""
     heading = re.search(r"#{2,6} ([^#]{2,80})$", caption)
-    found = models_in(heading.group(1)) if heading else []
-    return found[0][1] if len(found) == 1 and found[0][0] == 0 else None
+    return heading_model(heading.group(1)) if heading else None

@@ -13,6 +13,8 @@ or a date column, and rows of people ("Human (expert)": pmc_llama_readme_results
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from evaluator.papers.attribution import Context
 from evaluator.papers.claims import canonical_dataset
@@ -24,10 +26,10 @@ from evaluator.papers.table_shapes import (
     MODEL_HEADER,
     NAMES_A_MEASURE,
     all_values,
+    caption_model,
     cell_ci,
     cell_number,
     counts_only,
-    heading_model,
     is_training_log,
     model_column_first,
     not_a_score,
@@ -192,7 +194,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     claims = []
     above = ""
     runs = {} if models_in_header else run_settings(columns, rows)
-    headed = heading_model(table.caption)
+    headed = caption_model(table.caption)
     for row, line in zip(table.rows, table.lines[1:], strict=False):
         above = row[0] if row and row[0].strip() else above  # a blank first cell continues the row above
         if row not in rows or (not models_in_header and (_HUMAN_ROW.match(row[0]) or _NO_NAME.match(row[0].strip()))):
@@ -224,7 +226,18 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
                 model, label = row[0], column
             named = metric or _described_metric(row, column)
             evidence = f"{table.lines[0]}\n{line}"
-            claim = _cell_claim(table, corner, label, model, cell, evidence, percent_table, named, models_in_header)
+            claim = _cell_claim(
+                table,
+                corner,
+                label,
+                model,
+                cell,
+                evidence,
+                percent_table,
+                named,
+                models_in_header,
+                context.metric_words,
+            )
             if claim is not None and id(row) in runs:
                 claim = claim.model_copy(update={"setting": ", ".join(filter(None, [claim.setting, runs[id(row)]]))})
             if claim is not None:
@@ -359,6 +372,7 @@ def _cell_claim(
     percent_table: bool,
     metric: str | None = None,
     by_row: bool = False,
+    metric_words: Mapping[str, str] = MappingProxyType({}),
 ) -> ExtractedClaim | None:
     raw = cell_number(cell)
     written, label = label, _FOOTNOTE_MARK.sub("", label)  # "Correctness²", "Price³": a footnote mark is no name
@@ -367,6 +381,12 @@ def _cell_claim(
     # but "R²" is a metric's own name, read before its mark is taken off
     metric = metric or metric_of(written) or metric_of(label) or metric_of(corner) or metric_of(table.caption)
     dataset = canonical_dataset(benchmark_of(label) or benchmark_of(corner) or benchmark_of(table.caption))
+    first = re.match(r"[^\W\d_]{3,}", label.strip())
+    if metric is None and first and first.group().lower() in metric_words:
+        # a column headed with a task rather than a measure ("| Model | Triage Exact | Specialty (Clinician GT) |")
+        # is measured in the metric the text writes after that task ("the best triage accuracy (56.9%) and specialty
+        # accuracy on clinician-validated data")
+        metric = metric_words[first.group().lower()]
     if (
         metric is None
         and not (percent_table and by_row)  # a benchmark table's row labels are benchmarks, whatever their words
