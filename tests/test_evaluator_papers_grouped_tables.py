@@ -76,7 +76,8 @@ def test_spans_add_a_bounded_number_of_cells_to_a_hostile_page() -> None:
 def test_a_column_headed_with_a_task_is_measured_in_the_metric_the_text_writes_after_that_task() -> None:
     text = (
         "# Ward routing\n\nQwen2.5-3B-Instruct reaches the best routing accuracy (61.5%) and urgency accuracy on "
-        "nurse-labelled cases (70.2%).\n\n| Model | Routing Exact | Urgency (Nurse GT) | Keyword Recall |\n|---|---|---|---|\n"
+        "nurse-labelled cases (70.2%).\n\n| Model | Routing Exact | Urgency (Nurse GT) | Keyword Recall |\n"
+        "|---|---|---|---|\n"
         "| Qwen2.5-3B-Instruct | 61.5% | 70.2% | 44.0% |\n| Phi-3-mini | 58.0% | 66.4% | 47.5% |\n"
     )
     assert found(read_text(text)) >= {
@@ -100,3 +101,16 @@ def test_a_per_class_table_belongs_to_the_one_model_its_heading_names_wherever_t
     claims = found(read_text(text))
     assert {("CatBoost", "precision", 0.97), ("CatBoost", "recall", 0.44), ("CatBoost", "precision", 0.71)} <= claims
     assert 0.95 not in {value for _, _, value in claims}  # a heading naming two models says whose it is not
+
+
+def test_a_corner_naming_evaluation_metrics_makes_rows_of_metrics_and_columns_of_the_models_compared() -> None:
+    text = (
+        "| Evaluation Metric | Phi-3-mini | Phi-3-mini-MedSFT | Change |\n|---|---|---|---|\n"
+        "| **ROUGE-L** | 0.1432 | 0.2011 | +40.4% |\n| **Recall** | 0.3317 | 0.4102 | +23.7% |\n"
+    )
+    assert found(read_text(text)) == {
+        ("Phi-3-mini", "rouge-l", 0.1432),
+        ("Phi-3-mini-MedSFT", "rouge-l", 0.2011),
+        ("Phi-3-mini", "recall", 0.3317),
+        ("Phi-3-mini-MedSFT", "recall", 0.4102),
+    }

@@ -135,6 +135,17 @@ _CHANCE_AFTER = re.compile(
 _ERROR_BEFORE = re.compile(
     r"(?:\b(?:MAE|MAD|RMSE|MSE)|absolute (?:error|deviation)s?|squared error)\b(?:[^.;]|\.\d){0,50}$", re.I
 )
+# what a number after or before these words is, other than a result: a ratio ("2.31 times more likely", "3-fold"),
+# a chance of passing ("an 88% chance of passing the boards"), a decade ("in the high 80's"), a numbered period
+# ("1교시 86.0%": the first session), a gap or a difference ("AUC gap of 0.0313", "점수 차이는 0.002")
+_OTHER_AFTER = re.compile(
+    r"^ ?(?:times\b|-?fold\b)|^ ?%? ?(?:chance|probability|likelihood|odds) (?:of|to|for) |^['’]s\b|"
+    r"^(?:교시|차시|회차|번째|단계)",
+    re.I,
+)
+_OTHER_BEFORE = re.compile(
+    r"\b(?:gap|difference|margin|delta) (?:of |was |is |in [a-z]+ of )?$|차이(?:는|가)? ?$", re.I
+)
 _LABEL_BEFORE = re.compile(
     r"\b(?:unit|part|section|item|question|stage|grade|level|round|cycle|group|arm|cohort|wave|chapter|module|"
     r"paper|session|block|set|task|exam|day|week|month|epoch|step|iteration|fold|layer|version)\s?$",
@@ -212,6 +223,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     unit = _UNIT_AFTER.match(after) and not (
         _MEASURED_UNIT.match(after) and _ERROR_BEFORE.search(sentence[max(0, start - 60) : start])
     )
+    if _OTHER_AFTER.match(after) or _OTHER_BEFORE.search(before):
+        return True
     if _LABEL_BEFORE.search(before) and written.isdigit():  # "unit 1", "part 3", "round 2": a label, not a value
         return True
     if written.isdigit() and match.group(2) is None and (_COUNT_AFTER.match(after) or _COUNT_BEFORE.search(before)):

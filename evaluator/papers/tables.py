@@ -168,7 +168,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     # columns are one model's splits ("| Metric | Validation | Test |") (icu_admission_febrile_oncology_*_report.md)
     compared = [c for c in columns if not not_a_score(c) and not _VALUE_HEADER.match(c.strip())]
     models_in_header = models_in_header or (
-        corner.strip().lower() in ("metric", "metrics", "measure", "measures")
+        bool(_METRIC_CORNER.fullmatch(corner.strip()))
         and len(compared) >= 2
         and not any(_SPLIT_HEADER.search(c) for c in compared)
     )
@@ -176,7 +176,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     model_column = not models_in_header and bool(MODEL_HEADER.match(corner.strip()))
     # rows of metrics, or of the classes, entities or subjects one model was scored on ("| Class | Precision | Recall
     # |" over "| AFW | 0.6676 | 0.6326 |": medical_ner_koelectra_kbmc_card_rendered.md): the text's one subject's
-    by_metric_rows = corner.strip().lower() in ("metric", "metrics", "measure") or bool(
+    by_metric_rows = bool(_METRIC_CORNER.fullmatch(corner.strip())) or bool(
         _CLASS_CORNER.match(corner.strip()) or _TASK_CORNER.match(corner.strip())
     )
     # a table of benchmark columns written on a 0-100 scale: its average column is on that scale too
@@ -273,6 +273,12 @@ _SPLIT_HEADER = re.compile(
     r"\b(?:train(?:ing)?|val(?:id|idation)?|test(?:ing)?|dev|internal|external|cohort|fold|set|overall|mean|average|"
     r"ci|interval|before|after|baseline|target|lower|upper|limit|min|max|range|normal|reference|micro|macro|"
     r"weighted|avg|std|sd|median|iqr)(?:\b|_)",
+    re.I,
+)
+# a corner naming the rows' metrics: "Metric", "Evaluation Metric", "Performance measures", "평가 지표"
+_METRIC_CORNER = re.compile(
+    r"(?:(?:evaluation|performance|key|primary|main|test|validation) )?(?:metrics?|measures?)(?: names?)?"
+    r"|(?:평가 ?)?지표",
     re.I,
 )
 _CLASS_CORNER = re.compile(r"^(?:class(?:es)?|labels?|entit(?:y|ies)|entity types?|tags?|categor(?:y|ies))$", re.I)

@@ -1,0 +1,31 @@
+"""Numbers written beside results that are not results: ratios, chances of passing, decades, numbered sessions,
+gaps and differences; written here in forms the corpus does not hold."""
+
+from __future__ import annotations
+
+from tests.papers_support import found, read_text
+
+
+def test_a_ratio_a_chance_of_passing_and_a_decade_are_not_results() -> None:
+    text = (
+        "Mixtral-8x7B scored 71.4% on the internal medicine in-training exam, a 93% chance of passing the boards. "
+        "Its answers were 1.87 times more likely to be rated complete than those of Llama-2-70B, and a 3-fold "
+        "improvement was seen on dosing items. Sensitivity for sepsis stayed in the low 90's."
+    )
+    assert found(read_text(text)) == {("Mixtral-8x7B", "score", 0.714)}
+
+
+def test_a_gap_or_a_difference_between_results_is_not_a_result() -> None:
+    text = (
+        "The CatBoost model reached an AUROC of 0.874 on the test set (train-test AUROC gap of 0.0215). "
+        "SVM 모델의 정확도는 81.2%였고, 두 모델의 점수 차이는 0.004였다."
+    )
+    values = {value for _, _, value in found(read_text(text))}
+    assert 0.874 in values and 0.812 in values
+    assert not values & {0.0215, 0.004}
+
+
+def test_numbered_exam_sessions_are_labels_and_their_percentages_are_the_results() -> None:
+    text = "분석 결과, Gemini 모델이 가장 높은 정답률(1교시 82.5%, 2교시 90.0%, 3교시 74.5%)을 보였다."
+    values = {value for model, _, value in found(read_text(text)) if model == "Gemini"}
+    assert values == {0.825, 0.9, 0.745}
