@@ -1,5 +1,6 @@
 """Numbers written beside results that are not results: ratios, chances of passing, decades, numbered sessions,
-gaps and differences; written here in forms the corpus does not hold."""
+gaps and differences; and a metric run into its value, which is no model's name; written here in forms the corpus
+does not hold."""
 
 from __future__ import annotations
 
@@ -29,3 +30,13 @@ def test_numbered_exam_sessions_are_labels_and_their_percentages_are_the_results
     text = "분석 결과, Gemini 모델이 가장 높은 정답률(1교시 82.5%, 2교시 90.0%, 3교시 74.5%)을 보였다."
     values = {value for model, _, value in found(read_text(text)) if model == "Gemini"}
     assert values == {0.825, 0.9, 0.745}
+
+
+def test_a_metric_run_into_its_value_is_read_as_that_metric_and_not_as_a_model() -> None:
+    text = (
+        "The LightGBM model performed best (AUC0.812, Mean Precision 0.644, Brier Score0.131), while logistic "
+        "regression reached Sensitivity71.5%."
+    )
+    record = read_text(text)
+    assert {("LightGBM", "auc", 0.812), ("LightGBM", "brier", 0.131)} <= found(record)
+    assert not any("0." in m.name or "71" in m.name for m in record.models)

@@ -181,10 +181,17 @@ def without_gutter(text: str) -> str:
     return _GUTTER.sub("", text)
 
 
+# a metric's name run into its value, as text copied from a PDF often has it: "Brier Score0.150", "AUC0.793"
+_GLUED_VALUE = re.compile(
+    r"(?<![A-Za-z])(Score|score|AUC|AUROC|AUPRC|Accuracy|accuracy|Sensitivity|sensitivity|Specificity|specificity|"
+    r"Precision|precision|Recall|recall)(?=0?\.\d|\d{1,2}(?:\.\d{1,4})?%)"
+)
+
+
 def unglued_labels(text: str) -> str:
-    """The text with each section label run into the word after it set apart: "ResultsGPT-4.0" is "Results:
-    GPT-4.0"."""
-    return _GLUED_LABEL.sub(r"\1: ", text)
+    """The text with each section label run into the word after it set apart ("ResultsGPT-4.0" is "Results:
+    GPT-4.0"), and each metric run into its value ("Brier Score0.150" is "Brier Score 0.150")."""
+    return _GLUED_VALUE.sub(r"\1 ", _GLUED_LABEL.sub(r"\1: ", text))
 
 
 def with_line_breaks(text: str) -> str:
