@@ -55,6 +55,7 @@ class Context:
     usual_metric: str | None = None  # the one metric the text names (an exam study's "accuracy"), if only one
     # the metric the text writes after a word, where only one follows it: "triage accuracy" gives triage -> accuracy
     metric_words: dict[str, str] = field(default_factory=dict)
+    base_model: str | None = None  # the model the text's subject was made from, when the text says
 
 
 # a bracketed value followed by "than" in Korean or English, perhaps after more bracketed values

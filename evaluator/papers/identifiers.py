@@ -225,10 +225,20 @@ def named_models(text: str) -> list[str]:
     return _unique([name for name in names if _MODEL_LIKE.search(name)])
 
 
+# a card's labelled base model: "- **Base Model**: [Qwen3-0.6B](...)", "| **Base Model** | [nvidia/X](...) |"
+_BASE_LABEL = re.compile(
+    r"\bbase[ _-]?model\*{0,2} ?(?::|\||=)\*{0,2} ?\[?`?"
+    # a name with a letter and a digit or an organisation ("Qwen3-0.6B", "nvidia/X"), not the next header cell of a
+    # table comparing "| Base Model | Fine-tuned |" nor a value "| Base Model | 0.925 |"
+    r"((?=[\w./-]*[A-Za-z])(?=[\w.-]*[\d/])[A-Za-z0-9][A-Za-z0-9._-]{1,95}(?:/[A-Za-z0-9][A-Za-z0-9._-]{0,95})?)",
+    re.I,
+)
+
+
 def find_base_model(text: str, matter: FrontMatter) -> str | None:
     if matter.base_models:
         return matter.base_models[0]
-    match = _BASED_ON.search(text)
+    match = _BASED_ON.search(text) or _BASE_LABEL.search(text)
     return _trim_repo(match.group(1)) if match else None
 
 

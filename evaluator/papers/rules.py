@@ -108,9 +108,9 @@ def read_rules(text: str) -> Extraction:
     subjects = unique(_MODEL_INDEX.findall(text[:5000]) + run + subjects_of(body, plain_body, parts, ids, links))
     measured = {name for _, _, name in metrics_in(plain_body[:20000]) if name != "score"}
     usual = measured.pop() if len(measured) == 1 else None
-    context = Context(
-        subjects=subjects, defined=defined_names(plain_body), usual_metric=usual, metric_words=metric_words(plain_body)
-    )
+    base = find_base_model(plain_body, matter)
+    context = Context(subjects, defined_names(plain_body), usual_metric=usual, metric_words=metric_words(plain_body))
+    context.base_model = base
     claims: list[ExtractedClaim] = list(harness) + run_log_claims(body) + printed
     for table in parts.tables + found_in_text:
         claims += table_claims(table, context)
@@ -128,7 +128,6 @@ def read_rules(text: str) -> Extraction:
         claims = [c for c in claims if c.model is not None]
     claims = claims[:MAX_CLAIMS]
     names = unique(subjects + [c.model for c in claims if c.model] + _named(parts, context))[:MAX_MODELS]
-    base = find_base_model(plain_body, matter)
     single = len(subjects) == 1
     models = [
         ModelInfo(
@@ -141,7 +140,7 @@ def read_rules(text: str) -> Extraction:
             evidence=_evidence(name, parts),
         )
         for name in names
-        if not (base and words(name) == words(base))
+        if not (base and words(name) == words(base))  # the base is its subject's base_model, not a model compared
     ]
     identifiers = find_identifiers(text, matter, ids)
     datasets = _dataset_facts(plain_body, identifiers.hf_datasets)

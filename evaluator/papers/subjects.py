@@ -95,9 +95,14 @@ def _titled(body: str) -> list[str]:
         # a repository's name as a card's title: "Dr_Samantha_7b_mistral" (dr_samantha_7b_mistral_card_*.md)
         return [phrase] if re.search(r"\d|[a-z][A-Z]", phrase) and not is_benchmark_or_metric(phrase) else []
     found = models_in(phrase)
+    # a fine-tuning project titled with what it makes: "# Nemotron-3-Nano Medical LoRA Fine-tuning" makes
+    # "Nemotron-3-Nano Medical LoRA" (nemotron3_nano_medmcqa_lora_readme_by_subject.md)
+    rest = phrase[len(found[0][1]) :].strip() if found and found[0][0] == 0 else ""
+    tuned = re.fullmatch(r"((?:[A-Z][\w-]{1,20} ){1,3})(?:[Ff]ine-?[Tt]uning|SFT)", rest)
+    if tuned:
+        return [f"{found[0][1]} {tuned.group(1).strip()}"]
     if len(found) != 1 or found[0][0] != 0:
         return []
-    rest = phrase[len(found[0][1]) :].strip()
     return [found[0][1]] if re.fullmatch(r"(?:(?:large )?language model|LLM|model)?", rest, re.I) else []
 
 

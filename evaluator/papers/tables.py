@@ -13,21 +13,18 @@ or a date column, and rows of people ("Human (expert)": pmc_llama_readme_results
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from types import MappingProxyType
 
 from evaluator.papers.attribution import Context
-from evaluator.papers.claims import canonical_dataset
-from evaluator.papers.measures import benchmark_of, benchmarks_in, metric_of, metrics_in
+from evaluator.papers.measures import benchmark_of, metric_of, metrics_in
 from evaluator.papers.names import is_model_name, models_in
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.segment import Table
+from evaluator.papers.table_cells import cell_claim, stage_model
 from evaluator.papers.table_shapes import (
     MODEL_HEADER,
     NAMES_A_MEASURE,
     all_values,
     caption_model,
-    cell_ci,
     cell_number,
     counts_only,
     is_training_log,
@@ -41,7 +38,7 @@ from evaluator.papers.table_shapes import (
     without_prior_work,
     without_rank_columns,
 )
-from evaluator.papers.vocabulary import canonical_metric, has_percent_hint, read_value, settings_of, subset_of
+from evaluator.papers.vocabulary import canonical_metric, settings_of, subset_of
 
 # a first column of reference answers or opponents: "| Ref. response | Win rate |" rows GPT-4, Claude-2 are what the
 # model named above the table was compared against, not models with those values (medical_llama2_gpt4_judge_*.md)
@@ -54,13 +51,6 @@ _HUMAN_ROW = re.compile(
 # a first cell that names nobody: "NA", "-", a size "70B" or a bare number, as in a leaderboard whose rows broke over
 # lines and slid under the wrong headers (pubmedqa_official_leaderboard_reasoning_required.md)
 _NO_NAME = re.compile(r"^(?:N/?A|n/?a|-|—|–|\d{1,4}(?:\.\d{1,3})?\s?[BMK]?|)$")
-# a measure named in words: "Semantic Similarity", "OE Keywords" (pubmedbert_pubmedqa_bm25_readme_table.md,
-# medical_llm_eval_report_two_finetuned_tables.md)
-_WORDS_HEADER = re.compile(
-    r"(?:[A-Z]{1,4}|[A-Za-z][a-z]+)(?:[ -][A-Za-z][a-z]+){1,3}\.?"
-    # or one noun of a quality: "Correctness", "Completeness" (diagnosis_summary_llm_f1_judge_leaderboard_*.md)
-    r"|[A-Z][a-z]{3,20}(?:ness|ity|ance|ence|ency)"
-)
 _VALUE_HEADER = re.compile(r"^(?:scores?|values?|results?)$", re.I)
 _FIELDS = {
     "dataset": ("dataset", "benchmark", "task", "exam", "datasets", "benchmarks", "tasks", "groups"),
@@ -110,7 +100,7 @@ def _long_claims(table: Table, subjects: list[str]) -> list[ExtractedClaim] | No
         label = " ".join(filter(None, [fields["dataset"], fields["metric"], fields["variant"]]))
         name = row[model] if model is not None and model < len(row) else unnamed
         metric = canonical_metric(fields["metric"]) if fields["metric"].strip() else None  # "acc_norm" as written
-        claim = _cell_claim(table, fields["setting"], label, name, cell, f"{table.lines[0]}\n{line}", False, metric)
+        claim = cell_claim(table, fields["setting"], label, name, cell, f"{table.lines[0]}\n{line}", False, metric)
         if claim is not None and claims and (claims[-1].dataset, claims[-1].value) == (claim.dataset, claim.value):
             continue  # "acc_norm" equal to the "acc" above it: the same result written twice
         if claim is not None:
@@ -172,6 +162,8 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
         and len(compared) >= 2
         and not any(_SPLIT_HEADER.search(c) for c in compared)
     )
+    # "| Topic | Base | Fine-tuned |": columns of the stages of the text's model, whatever the rows are
+    models_in_header = models_in_header or sum(stage_model(c, context) is not None for c in columns) >= 2
     # a first column headed "Model" or "Method" names models, whatever their shape ("Med-Alpaca", "Chat-Doctor")
     model_column = not models_in_header and bool(MODEL_HEADER.match(corner.strip()))
     # rows of metrics, or of the classes, entities or subjects one model was scored on ("| Class | Precision | Recall
@@ -203,13 +195,15 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
         metric = canonical_metric(written) if written else None
         for column, cell in zip(columns, row[1:], strict=False):
             if models_in_header:
-                if not_a_score(column):
+                staged = stage_model(column, context)  # "| Base | Fine-tuned |": the text's base and its model
+                if not_a_score(column) and staged is None:
                     continue
                 model, label = column, above
                 # "| Window | Mortality (XGBoost) |": the task, then the model in brackets (timely_bench_*.md)
                 task_model = re.fullmatch(r"([^()]{2,40}?) \(([^()]{2,40})\)", column.strip())
                 if task_model and is_model_name(task_model.group(2)) and not is_model_name(task_model.group(1)):
                     model, label = task_model.group(2), f"{above} {task_model.group(1)}"
+                model = staged or model
                 own = metric_of(column)  # "| LR prec | LR rec |": the model and its metric in one header cell
                 if own and not metric:
                     model, label = _without_metrics(column) or column, f"{above} {column}"
@@ -226,7 +220,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
                 model, label = row[0], column
             named = metric or _described_metric(row, column)
             evidence = f"{table.lines[0]}\n{line}"
-            claim = _cell_claim(
+            claim = cell_claim(
                 table,
                 corner,
                 label,
@@ -236,7 +230,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
                 percent_table,
                 named,
                 models_in_header,
-                context.metric_words,
+                context,
             )
             if claim is not None and id(row) in runs:
                 claim = claim.model_copy(update={"setting": ", ".join(filter(None, [claim.setting, runs[id(row)]]))})
@@ -282,7 +276,6 @@ _METRIC_CORNER = re.compile(
     re.I,
 )
 _CLASS_CORNER = re.compile(r"^(?:class(?:es)?|labels?|entit(?:y|ies)|entity types?|tags?|categor(?:y|ies))$", re.I)
-_FOOTNOTE_MARK = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰*†‡§]+")
 # and a corner naming benchmarks: "| Benchmark | Baichuan-M2-32B | Qwen3-32B (thinking) |" over "| AIME24 | 83.4 |"
 # (baichuan_m2_32b_healthbench_readme_en_excerpt.md), whatever the benchmarks' names look like
 _TASK_CORNER = re.compile(
@@ -297,7 +290,7 @@ def _subjects_row(table: Table, context: Context) -> list[ExtractedClaim]:
     model = context.subjects[0] if len(context.subjects) == 1 else ""
     claims = []
     for column, cell in zip(table.header, table.rows[0], strict=False):
-        claim = _cell_claim(table, "", column, model or "?", cell, "\n".join(table.lines[:2]), _above_one_row(table))
+        claim = cell_claim(table, "", column, model or "?", cell, "\n".join(table.lines[:2]), _above_one_row(table))
         if claim is not None:
             claims.append(claim if model else claim.model_copy(update={"model": None}))
     return claims
@@ -322,7 +315,7 @@ def _judged_against(table: Table) -> list[ExtractedClaim]:
     for row, line in zip(table.rows, table.lines[1:], strict=False):
         for column, cell in zip(table.header[1:], row[1:], strict=False):
             metric = column.strip().lower() if NAMES_A_MEASURE.fullmatch(column.strip()) else metric_of(column)
-            claim = _cell_claim(table, "", column, named.group(1), cell, f"{table.lines[0]}\n{line}", False, metric)
+            claim = cell_claim(table, "", column, named.group(1), cell, f"{table.lines[0]}\n{line}", False, metric)
             if claim is not None and metric is not None:
                 claims.append(claim.model_copy(update={"setting": f"against {row[0]}"}))
     return claims
@@ -352,75 +345,6 @@ def _looks_like_model(label: str) -> bool:
     return bool(label) and not _HUMAN_ROW.match(label) and (is_model_name(label) or bool(list(models_in(label))))
 
 
-def _variant(label: str, dataset: str | None) -> str | None:
-    """What a column label adds to its benchmark: a subset ("Doctor"), a year ("KMLE 2024"), or the label."""
-    rest = label
-    for _, name in benchmarks_in(label):
-        rest = rest.replace(name, " ")
-    rest = " ".join(rest.split()).strip(" ()-")
-    if dataset and canonical_dataset(benchmark_of(label)) == dataset:
-        return subset_of(rest) or rest or None
-    return subset_of(label) or label.strip() or None
-
-
 def _above_one(cell: str) -> bool:
     number = cell_number(cell)
     return number is not None and 1 < float(number.rstrip("%")) <= 100
-
-
-def _cell_claim(
-    table: Table,
-    corner: str,
-    label: str,
-    model: str,
-    cell: str,
-    evidence: str,
-    percent_table: bool,
-    metric: str | None = None,
-    by_row: bool = False,
-    metric_words: Mapping[str, str] = MappingProxyType({}),
-) -> ExtractedClaim | None:
-    raw = cell_number(cell)
-    written, label = label, _FOOTNOTE_MARK.sub("", label)  # "Correctness²", "Price³": a footnote mark is no name
-    if raw is None or not_a_score(label) or not model.strip():
-        return None
-    # but "R²" is a metric's own name, read before its mark is taken off
-    metric = metric or metric_of(written) or metric_of(label) or metric_of(corner) or metric_of(table.caption)
-    dataset = canonical_dataset(benchmark_of(label) or benchmark_of(corner) or benchmark_of(table.caption))
-    first = re.match(r"[^\W\d_]{3,}", label.strip())
-    if metric is None and first and first.group().lower() in metric_words:
-        # a column headed with a task rather than a measure ("| Model | Triage Exact | Specialty (Clinician GT) |")
-        # is measured in the metric the text writes after that task ("the best triage accuracy (56.9%) and specialty
-        # accuracy on clinician-validated data")
-        metric = metric_words[first.group().lower()]
-    if (
-        metric is None
-        and not (percent_table and by_row)  # a benchmark table's row labels are benchmarks, whatever their words
-        and not benchmark_of(label)
-        and (NAMES_A_MEASURE.fullmatch(label.strip()) or _WORDS_HEADER.fullmatch(label.strip()))
-    ):
-        # a column headed with what it counts names its own metric: "| Model | Invalid Actions |", "| Win rate |"
-        # (medagentbench_sara_rank_parameters_readme.md), and so does a measure the vocabulary does not hold:
-        # "| Semantic Similarity |" (pubmedbert_pubmedqa_bm25_readme_table.md)
-        metric = label.strip().lower()
-    percent = percent_table or any(map(has_percent_hint, (corner, table.caption, label)))
-    # a benchmark's result with no measure named is its accuracy when the vocabulary knows it, else its score
-    metric = metric or ("accuracy" if dataset else "score" if percent_table else None)
-    reading = read_value(raw, metric=metric, percent_hint=percent)
-    if reading is None or reading.value is None:
-        return None
-    # a mark or a citation is not part of the name: "PubmedBERT(Gu et al., 2022)" (medmcqa_paperswithcode_*.md)
-    model = re.sub(r"\s?[(\[](?:ours|proposed|[^()\[\]]{1,40} et al\.?,? ?\d{4})[)\]]|†", "", model, flags=re.I).strip()
-    return ExtractedClaim(
-        model=model,
-        dataset=dataset,
-        task_variant=_variant(label, dataset),
-        metric=metric,
-        value=reading.value,
-        raw_value=cell[:100],
-        unit=reading.unit,
-        setting=settings_of(f"{table.caption} {corner} {label}"),
-        ci=cell_ci(cell, reading.value, raw),
-        evidence=evidence[:2000],
-        notes=[reading.note] if reading.note else [],
-    )
