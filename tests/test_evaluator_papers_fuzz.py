@@ -130,6 +130,8 @@ ADVERSARIAL = {
     "printed-metric-lines": "[DONE] MLP model test results:\n"
     + "- LR (test): AUROC ≈ 0.8, AUPRC: 0.5\n" * (MEGABYTE // 37),
     "diff-gutter-lines": "12 |\n|\n| a | 0.5 |\n" * (MEGABYTE // 18),
+    # a journal table page copied one cell per line (lined.py)
+    "cells-one-per-line": "Model\nAUROC\nAUPRC\n" + "XGBoost\n0.5 (0.4, 0.6)\n0.6\nGroup\n" * (MEGABYTE // 37),
 }
 
 

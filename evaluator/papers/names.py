@@ -91,7 +91,7 @@ _VERSION = (
     r"(?:v\d{1,3}(?:\.\d{1,2})?[A-Za-z]{0,2}|(?!0\.)\d(?:\.\d{1,2})?[A-Za-z]{0,2}|\d{2,3}(?:\.\d)?[A-Za-z]{1,2}|\d{2}|[RV]\d{1,2}(?:\.\d)?|\d{1,3}x\d{1,3}[BbMm]|[Pp]ro|[Ff]lash|[Uu]ltra|[Ss]onnet|[Oo]pus|"
     r"[Hh]aiku|[Tt]urbo|[Mm]ini|[Ii]nstruct|[Cc]hat|[Bb]ase|[Ll]arge|"
     # a variant after a size: "MedGemma 27B Text-IT", "MedGemma 27B Multimodal" (medgemma_27b_*.md), "Gemini Pro Vision"
-    r"[Tt]ext(?:-IT)?|IT|[Mm]ultimodal|[Vv]ision|[Pp]lus|[Nn]ano)"
+    r"[Tt]ext(?:-IT)?|IT|[Mm]ultimodal|[Vv]ision|[Pp]lus|[Nn]ano|Advanced)"
 )
 _CANDIDATE = re.compile(
     r"(?<![\w./@-])("

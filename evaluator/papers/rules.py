@@ -26,6 +26,7 @@ from evaluator.papers.identifiers import (
     model_name_ids,
     read_front_matter,
 )
+from evaluator.papers.lined import lined_tables
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
 from evaluator.papers.measures import benchmarks_in, metric_words, metrics_in
 from evaluator.papers.names import is_model_name
@@ -95,9 +96,10 @@ def read_rules(text: str) -> Extraction:
     matter = read_front_matter(text)
     harness, rest = results_json(text[matter.end :])
     body = json_prose(rest)
-    found_in_text = spaced_tables(body) + interval_tables(body)
+    lined, lined_lines = lined_tables(body)
+    found_in_text = spaced_tables(body) + interval_tables(body) + lined
     printed, printed_lines = printed_results(body)
-    rows = {line for table in found_in_text for line in table.lines[1:]} | printed_lines
+    rows = {line for table in found_in_text for line in table.lines[1:]} | printed_lines | lined_lines
     # a table found in running text is read once, as its cells, and not again as prose
     parts = segment("\n".join("" if line.strip() in rows else line for line in body.splitlines()) if rows else body)
     ids = model_name_ids(body)

@@ -1,0 +1,83 @@
+"""Tables copied from a journal's web page with one cell per line, read back into rows: group labels, counts and
+prevalences written once over their rows, values with intervals and marks; written here in forms the corpus does
+not hold."""
+
+from __future__ import annotations
+
+from tests.papers_support import found, read_text
+
+PAGE = """Table 2 Discrimination of models for postoperative outcomes
+
+From: A multicentre cohort study
+
+Outcome
+
+Events (rate)
+
+Model
+
+Prevalence
+
+AUROC (95% CI)
+
+Brier score
+
+Pneumonia
+
+212 (3.4%)
+
+LightGBM
+
+0.034
+
+0.812 (0.790, 0.835)
+
+0.031
+
+Random forest
+
+0.798 (0.775, 0.820)*
+
+0.032
+
+Sepsis
+
+97 (1.6%)
+
+LightGBM
+
+0.016
+
+0.874 (0.851, 0.896)
+
+0.014
+
+Random forest
+
+0.861 (0.838, 0.884)†
+
+0.015
+
+Values marked * differ from LightGBM at P < 0.05. The cohort held 6,210 operations in 2019.
+"""
+
+
+def test_a_table_copied_one_cell_per_line_is_read_by_row_and_column() -> None:
+    claims = {(c.model, c.metric, c.value, c.setting) for c in read_text(PAGE).claims}
+    values = {(model, metric, value) for model, metric, value, _ in claims}
+    assert values == {
+        ("LightGBM", "auroc", 0.812),
+        ("LightGBM", "brier", 0.031),
+        ("Random forest", "auroc", 0.798),
+        ("Random forest", "brier", 0.032),
+        ("LightGBM", "auroc", 0.874),
+        ("LightGBM", "brier", 0.014),
+        ("Random forest", "auroc", 0.861),
+        ("Random forest", "brier", 0.015),
+    }
+    assert any(setting and "Sepsis" in setting for _, metric, value, setting in claims if value == 0.874)
+
+
+def test_short_lines_with_numbers_that_are_no_table_give_no_rows() -> None:
+    text = "Methods\n\nAUROC\n\nAUPRC\n\nWe enrolled\n\n120\n\npatients in 2021.\n"
+    assert found(read_text(text)) == set()
