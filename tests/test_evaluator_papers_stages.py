@@ -42,3 +42,28 @@ def test_a_column_headed_base_model_beside_values_is_a_model_when_no_base_model_
     )
     claims = found(read_text(text))
     assert ("Base Model", "auroc", 0.9248) in claims and ("No-Lactate", "auroc", 0.8207) in claims
+
+
+def test_columns_of_ways_of_running_a_cards_one_model_are_its_settings() -> None:
+    text = (
+        "# MedX-7B\n\nWe release MedX-7B, a medical model fine-tuned from Qwen2.5-7B.\n\n"
+        "| Benchmark | Zero-shot | 5-shot |\n|---|---|---|\n| MedQA | 61.2 | 64.0 |\n| PubMedQA | 72.4 | 74.8 |\n"
+    )
+    claims = {(c.model, c.value, c.setting) for c in read_text(text).claims}
+    assert claims == {
+        ("MedX-7B", 0.612, "zero-shot"),
+        ("MedX-7B", 0.64, "5-shot"),
+        ("MedX-7B", 0.724, "zero-shot"),
+        ("MedX-7B", 0.748, "5-shot"),
+    }
+
+
+def test_a_fraction_under_a_table_whose_text_above_has_percentages_stays_a_fraction() -> None:
+    text = (
+        "# SOAP-Mistral\n\nSOAP-Mistral is our fine-tuned model; few-shot prompting gave a +11.9% uplift.\n\n"
+        "| Metric | SOAP-Mistral | Mistral-7B-Instruct-v0.2 |\n|---|---|---|\n| **BERTScore** | 0.894 | 0.799 |\n"
+    )
+    assert found(read_text(text)) == {
+        ("SOAP-Mistral", "bertscore", 0.894),
+        ("Mistral-7B-Instruct-v0.2", "bertscore", 0.799),
+    }

@@ -36,6 +36,15 @@ _TUNED_STAGE = re.compile(
 )
 
 
+# or a column of one way of running it: "| Metric | Zero-Shot F1-Score | Few-Shot F1-Score |"
+# (clinical_soap_note_mistral7b_zero_vs_few_shot_readme.md), "| Task | CoT | Direct |"
+_RUN_STAGE = re.compile(
+    r"(?:zero|one|few|\d{1,2})[- ]?shots?|co[Tt]|COT|chain[- ]of[- ]thought|direct(?: prompting)?|"
+    r"with(?:out)? (?:rag|RAG|retrieval|cot|CoT)|w/?o? ?(?:RAG|CoT|rag|cot)",
+    re.I,
+)
+
+
 def stage_model(column: str, context: Context) -> str | None:
     """The model a stage column stands for: the text's base model for "Base", its one subject for "Fine-tuned", when
     the text says which; None for any other column or when it does not."""
@@ -43,7 +52,10 @@ def stage_model(column: str, context: Context) -> str | None:
     if _BASE_STAGE.fullmatch(name):
         return context.base_model
     made = [subject for subject in context.subjects if subject != context.base_model]
-    return made[0] if _TUNED_STAGE.fullmatch(name) and len(made) == 1 else None
+    run = _RUN_STAGE.match(name)
+    rest = name[run.end() :].strip(" -") if run else ""
+    staged = _TUNED_STAGE.fullmatch(name) or (run and (not rest or metric_of(rest)))
+    return made[0] if staged and len(made) == 1 else None
 
 
 def _variant(label: str, dataset: str | None) -> str | None:
@@ -97,7 +109,16 @@ def cell_claim(
         # (medagentbench_sara_rank_parameters_readme.md), and so does a measure the vocabulary does not hold:
         # "| Semantic Similarity |" (pubmedbert_pubmedqa_bm25_readme_table.md)
         metric = label.strip().lower()
-    percent = percent_table or any(map(has_percent_hint, (corner, table.caption, label)))
+    # a "%" in the header says the column's values are percentages; one in the text above the table ("+11.9%
+    # uplift") only says so of values above 1: "0.799" under "| Zero-Shot F1-Score |" is a fraction
+    # (clinical_soap_note_mistral7b_zero_vs_few_shot_readme.md)
+    above_one = 1 < float(raw.rstrip("%")) <= 100
+    percent = (
+        percent_table
+        or has_percent_hint(corner)
+        or has_percent_hint(label)
+        or (above_one and has_percent_hint(table.caption))
+    )
     # a benchmark's result with no measure named is its accuracy when the vocabulary knows it, else its score
     metric = metric or ("accuracy" if dataset else "score" if percent_table else None)
     reading = read_value(raw, metric=metric, percent_hint=percent)

@@ -203,7 +203,8 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
                 task_model = re.fullmatch(r"([^()]{2,40}?) \(([^()]{2,40})\)", column.strip())
                 if task_model and is_model_name(task_model.group(2)) and not is_model_name(task_model.group(1)):
                     model, label = task_model.group(2), f"{above} {task_model.group(1)}"
-                model = staged or model
+                if staged:  # the column says which stage or run: its words are the claim's setting
+                    model, label = staged, f"{above} {column}"
                 own = metric_of(column)  # "| LR prec | LR rec |": the model and its metric in one header cell
                 if own and not metric:
                     model, label = _without_metrics(column) or column, f"{above} {column}"
