@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from evaluator.papers.measures import metrics_in
+from evaluator.papers.measures import metric_of, metrics_in
 from evaluator.papers.scoring import words
 
 # and a verb of beating: "GPT-4 outperformed GPT-3.5 across all units, achieving average accuracies of 66.57%"
@@ -187,6 +187,11 @@ def subject_of(sentence: str, context: Context, start: int | None = None) -> str
             return None  # "The 4B variant" of a family whose 4B model the text never names: not guessed
         if len(context.subjects) == 1:
             return context.subjects[0]
+        description = _described(the_model.group(0), sentence[the_model.end() : the_model.end() + 20])
+        if description:
+            # "The ensemble ML model achieved an AUC of 0.88" where no model of those words is named: the model is
+            # the one the text describes (gpt4_ed_admission_prediction_rag_ml_probabilities_jove_summary.md)
+            return description
         # "the sensitivity and specificity of the model" when one model only has been named
         # (postop_delirium_xgboost_samsung_aminer_abstract.md)
         return context.called_model or (context.named[0] if len(set(context.named)) == 1 else None)
@@ -197,6 +202,36 @@ def subject_of(sentence: str, context: Context, start: int | None = None) -> str
     return context.last_model or (context.subjects[0] if len(context.subjects) == 1 else None)
 
 
+def _described(phrase: str, after: str) -> str | None:
+    """ "ensemble ML model" of "The ensemble ML model": a model the text names by what it is, when its words say
+    which ("the proposed model", "the TAUCs of the implemented model" say nothing of the kind)."""
+    start = list(re.finditer(r"\b(?:the|our|this) ", phrase, re.I))[-1].end()
+    named = phrase[start:]
+    said = [word for word in named.split()[:-1] if word.lower() not in _PLAIN_QUALIFIERS]
+    if (
+        not said
+        or any(_LINKING.fullmatch(word) or metric_of(word) for word in said)
+        or _MODEL_AS_ADJECTIVE.match(after)
+    ):
+        return None
+    return None if re.search(r"\b\d{1,4}(?:\.\d)?[bm]\b", named, re.I) else named
+
+
+# words that link or say how a model did or where it stands, not what it is: "the TAUCs of the implemented model",
+# "the best performing model", "the first language model"
+_LINKING = re.compile(
+    r"of|in|on|for|and|or|with|to|a|an|at|by|from|as|implemented|first|second|third|other|previous|original|current|"
+    r"present|performing|best-performing|top|winning|selected|chosen|trained|optimal|optimi[sz]ed|resulting|overall|"
+    r"underlying|given|same|corresponding|respective|two|three|four|several|these|those|each|both|between|among|across|"
+    r"analysis|analyses",
+    re.I,
+)
+# "model" before the noun it describes: "our correlation analysis between model scores"
+_MODEL_AS_ADJECTIVE = re.compile(
+    r"s?\s+(?:scores?|performance|outputs?|predictions?|sizes?|results?|parameters|weights|famil(?:y|ies)|training|"
+    r"evaluation|comparison|selection|cards?|architecture|calibration|development|accuracy|answers?|responses?)\b",
+    re.I,
+)
 _WE = re.compile(r"\b(?:we|our)\b|우리", re.I)
 # the model a text's subject was made from is not what its next sentences are about: "This model is a fine-tuned
 # version of X on an unknown dataset. It achieves ... Accuracy: 0.4002" (medqa_linkbert_trainer_card_raw.md)
