@@ -53,3 +53,14 @@ def test_a_model_the_text_names_only_by_what_it_is_keeps_that_description_and_va
     }
     vague = "We compared GPT-4 with machine learning. The AUCs of the implemented model were 0.91 and 0.88."
     assert not any(model and "implemented" in model for model, _, _ in found(read_text(vague)))
+
+
+def test_a_class_label_before_its_value_is_no_value_and_expected_calibration_error_is_a_metric() -> None:
+    text = (
+        "## Evaluation of ReadmitBERT\n\n- Recall with 0:: 0.7120\n- Recall with 1:: 0.5310\n\n"
+        "At 12 hours, ReadmitBERT achieved AUROC 0.801 and stayed well calibrated (expected calibration error, "
+        "ECE 0.027)."
+    )
+    claims = found(read_text(text))
+    assert {("ReadmitBERT", "auroc", 0.801), ("ReadmitBERT", "ece", 0.027)} <= claims
+    assert not {value for _, _, value in claims} & {0.0, 1.0}

@@ -90,6 +90,8 @@ METRIC_WORDS = (
     ("recall", r"recall|rec\.?|재현율"),  # Korean: cardiac_arrest_8h_vital_signs_*_ko.md
     ("false alarm rate", r"false[- ]alarm rates?|오경보율"),
     ("brier", r"(?:integrated )?Brier(?: score)?"),
+    # a classifier's calibration (early_horizon_multimodal_icu_mortality_*.md: "expected calibration error, ECE 0.038")
+    ("ece", r"ECE|expected calibration error"),
     # a survival model's concordance (cancer_patient_survival_deephit_seblock_cnn_seer_readme_ko.md)
     ("c-index", r"C-index|concordance index|Harrell'?s C"),
     ("calibration slope", r"calibration slope|slope"),

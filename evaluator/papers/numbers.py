@@ -225,6 +225,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     )
     if _OTHER_AFTER.match(after) or _OTHER_BEFORE.search(before):
         return True
+    if written.isdigit() and match.group(2) is None and re.match(r"^ ?:{1,2} ?-?\.?\d", after):
+        return True  # a class or a label before its value: "Precision with 0:: 0.8462", "Class 1: 0.66"
     if _LABEL_BEFORE.search(before) and written.isdigit():  # "unit 1", "part 3", "round 2": a label, not a value
         return True
     if written.isdigit() and match.group(2) is None and (_COUNT_AFTER.match(after) or _COUNT_BEFORE.search(before)):

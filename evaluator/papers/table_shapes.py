@@ -187,7 +187,9 @@ _CELL = re.compile(r"^(-?\d{1,3}(?:\.\d{1,10})?|-?\.\d{1,10}) ?(%)?(?: ?\(.{0,40
 _SKIP_COLUMNS = re.compile(
     r"^(?:#|n|params?|parameters|size|model size|#? ?params?.{0,12}|year|date|release.{0,6}|licen[sc]e|tokens?|"
     r"context.{0,8}|type|open|weights|link|url|base|provider|institution|organi[sz]ation|notes?|"
-    r"status|target|duration|phase|aspect|vram.{0,8}|training time|time|run ?time|inference time|support)$",
+    r"status|target|duration|phase|aspect|vram.{0,8}|training time|time|run ?time|inference time|support|"
+    # the size of a dataset's tables: "| Table | Description | Rows | Columns |"
+    r"rows|columns|records|entries|file size)$",
     re.I,
 )
 # a column of what a result cost or how it was run, not how well: "Input $/1M", "Price", "Latency (s)", "Tokens/s",
