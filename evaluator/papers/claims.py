@@ -238,7 +238,7 @@ _VALUES_BETWEEN = re.compile(
 
 
 _VALUE_KEY = re.compile(r"^(?:values?|scores?|results?|mean|average|avg|overall|total)$", re.I)
-_LABELLED = re.compile(r"(?<![\w-])([A-Za-z][\w²³-]{0,30}) ?[:=] ?$")  # "max_new_tokens: 15" too
+_KEY_BEFORE = re.compile(r"(?<![\w-])([A-Za-z][\w²³-]{0,30}) ?[:=] ?$")  # "max_new_tokens: 15" too
 
 
 def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, int, str]]) -> str | None:
@@ -246,7 +246,7 @@ def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, in
     in points is a score."""
     if in_points(sentence, end):
         return "score"
-    label = _LABELLED.search(sentence[max(0, start - 36) : start])
+    label = _KEY_BEFORE.search(sentence[max(0, start - 36) : start])
     if label and not metrics_in(label.group(1)) and not _VALUE_KEY.match(label.group(1)):
         return None  # "R² = 0.36", "CCC = 0.91": a measure the vocabulary does not hold labels the value
     # a semicolon ends the metric's clause, but not one inside brackets: "(0.825; 95% CI: 0.790-0.860), random forest

@@ -48,7 +48,7 @@ _HF_LINK = re.compile(
     r"(?:https?://)?(?:huggingface\.co|hf\.co)/([A-Za-z0-9][\w.-]{0,95})/([A-Za-z0-9][\w.-]{0,95})"
     r"(/(?:tree|commit|blob)/[\w.-]{1,80})?"
 )
-_LABELLED = re.compile(
+_HUB_LINK_LABEL = re.compile(
     r"\[([^\]\n]{1,80})\]\((?:https?://)?(?:huggingface\.co|hf\.co)/([A-Za-z0-9][\w.-]{0,95})/([A-Za-z0-9][\w.-]{0,95})"
 )
 _HF_SITE = frozenset({"datasets", "spaces", "docs", "blog", "papers", "models", "posts", "collections", "learn"})
@@ -180,7 +180,7 @@ def _with_revision(org: str, repo: str, text: str) -> str:
 
 def _weights(name: str, links: list[tuple[str, str]], ids: list[str], body: str = "") -> str:
     mine = words(name)
-    for label, org, repo in _LABELLED.findall(body):  # "[MedAlpaca 7b](https://huggingface.co/medalpaca/...)"
+    for label, org, repo in _HUB_LINK_LABEL.findall(body):  # "[MedAlpaca 7b](https://huggingface.co/medalpaca/...)"
         if words(label) == mine and org not in _HF_SITE:
             return f"https://huggingface.co/{org}/{repo}"
     for repo in ids:

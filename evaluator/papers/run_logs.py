@@ -252,7 +252,7 @@ def _printed_claim(model: str, key: str, raw: str, label: str | None, block: lis
 
 # a line of one model's metrics after its label: "- LR (test): AUROC ≈ 0.867, AUPRC ≈ 0.668, Brier ≈ 0.155"
 # (ioh_5min_vitaldb_tcn_logreg_thesis_readme_excerpt.md), the bracket its setting
-_LABELLED = re.compile(
+_MODEL_METRICS_LINE = re.compile(
     r"^\s{0,8}(?:[-*+]\s{1,3}|\d{1,2}[.)]\s{1,3})?\**([A-Za-z][\w.+/-]{0,40}?)(?: \(([^()]{1,30})\))?\**:\**"
     r"\s{1,4}(.{8,300})$"
 )
@@ -265,7 +265,7 @@ _METHOD_ACRONYM = re.compile(r"(?-i:LR|RF|TCN|SVM|XGB|GBM|GBDT|KNN|NB|DT|MLP|CNN
 
 def _labelled_line(line: str) -> list[ExtractedClaim]:
     """The claims of a line giving one model's metrics after its label, else none."""
-    found = _LABELLED.match(line)
+    found = _MODEL_METRICS_LINE.match(line)
     if found is None:
         return []
     label, setting, rest = found.groups()
