@@ -1,6 +1,6 @@
-"""Tables copied from a journal's web page with one cell per line, read back into rows: group labels, counts and
-prevalences written once over their rows, values with intervals and marks; written here in forms the corpus does
-not hold."""
+"""Tables copied from pages, read back into rows: a journal's table page with one cell per line (group labels,
+counts and prevalences written once over their rows, values with intervals and marks), and a commit's diff view
+whose hunk header cuts a table; written here in forms the corpus does not hold."""
 
 from __future__ import annotations
 
@@ -81,3 +81,27 @@ def test_a_table_copied_one_cell_per_line_is_read_by_row_and_column() -> None:
 def test_short_lines_with_numbers_that_are_no_table_give_no_rows() -> None:
     text = "Methods\n\nAUROC\n\nAUPRC\n\nWe enrolled\n\n120\n\npatients in 2021.\n"
     assert found(read_text(text)) == set()
+
+
+def test_a_diff_views_hunk_header_between_table_rows_does_not_cut_the_table() -> None:
+    page = """4 |
+| Model | MedQA | PubMedQA |
+|
+5 |
+| --- | --- | --- |
+|
+@@ -12,4 +12,6 @@ Clinic-7B is a merge of two models:
+|
+12 |
+| Clinic-7B | 58.2 | 74.9 |
+|
+13 |
+| Base-7B | 51.0 | 70.3 |
+|
+"""
+    assert found(read_text(page)) == {
+        ("Clinic-7B", "accuracy", 0.582),
+        ("Clinic-7B", "accuracy", 0.749),
+        ("Base-7B", "accuracy", 0.51),
+        ("Base-7B", "accuracy", 0.703),
+    }

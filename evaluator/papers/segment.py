@@ -169,6 +169,9 @@ _GLUED_LABEL = re.compile(
 # a diff or blame view's gutter between the lines of a file: a line number and a bar, or a bar alone, on lines of their
 # own ("20 |", "|" between the rows of a card's table: medmerge_tulu_70b_card_commit_open_llm_leaderboard.md)
 _GUTTER = re.compile(r"(?m)^[ \t]{0,8}\d{0,6}[ \t]{0,4}\|[ \t]*\n")
+# and its hunk headers, which cut a table the change runs through ("@@ -28,6 +30,21 @@ Medchator-2x7b is ...":
+# medchator_2x7b_moe_open_llm_leaderboard_commit.md)
+_HUNK = re.compile(r"(?m)^@@ -\d{1,7}(?:,\d{1,7})? \+\d{1,7}(?:,\d{1,7})? @@[^\n]{0,300}\n")
 _NUMBERED = re.compile(r"(?m)^[ \t]{0,8}\d{1,6}[ \t]{0,4}\|[ \t]*$")
 
 
@@ -178,7 +181,7 @@ def without_gutter(text: str) -> str:
     openphr_medical_leaderboard_access_params.md)."""
     if "|" not in text or len(_NUMBERED.findall(text, 0, 200_000)) < 3:
         return text
-    return _GUTTER.sub("", text)
+    return _GUTTER.sub("", _HUNK.sub("", text))
 
 
 # a metric's name run into its value, as text copied from a PDF often has it: "Brier Score0.150", "AUC0.793"
