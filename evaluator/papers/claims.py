@@ -164,9 +164,17 @@ def _compared(sentence: str, models: list[tuple[int, str]], context: Context) ->
     models' percentages: "GPT-4o outperformed GPT-4 Turbo for both image-based (48.2% vs. 41.8%, P = 0.002) and
     text-only questions (77.9% vs. 69.0%)" in an abstract that measured accuracy
     (korean_radiology_in_training_exam_gpt4turbo_gpt4o_*.md)."""
-    if context.usual_metric is None or len(models) < 2 or not _PAIRED.search(sentence):
+    if context.usual_metric is None or len(models) < 2:
+        return []
+    # or that writes each model's percentage in brackets after its name: "In Clinical Practice Questions, Gemini 2.5
+    # Pro (93.9%) surpassed ChatGPT-4o (57.6%; p = 0.019)" (endodontics_dus_turkiye_eight_llms_*.md)
+    bracketed = sum(1 for p, name in models if _OWN_PERCENT.match(sentence, p + len(name)))
+    if not _PAIRED.search(sentence) and bracketed < 2:
         return []
     return [(0, 0, context.usual_metric)]
+
+
+_OWN_PERCENT = re.compile(r" ?\(\d{1,3}(?:\.\d{1,2})? ?%[;,)]")
 
 
 _BRACKETED = re.compile(r"\([^()]{0,200}\)")

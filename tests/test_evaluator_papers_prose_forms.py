@@ -1,6 +1,6 @@
-"""Numbers written beside results that are not results: ratios, chances of passing, decades, numbered sessions,
-gaps and differences; a metric run into its value, which is no model's name; and a model named only by what it is;
-written here in forms the corpus does not hold."""
+"""How prose states results, and numbers written beside them that are not results: ratios, chances of passing,
+decades, numbered sessions, gaps and differences, class labels; a metric run into its value; a model named only by
+what it is; percentages in brackets after several models; written here in forms the corpus does not hold."""
 
 from __future__ import annotations
 
@@ -64,3 +64,17 @@ def test_a_class_label_before_its_value_is_no_value_and_expected_calibration_err
     claims = found(read_text(text))
     assert {("ReadmitBERT", "auroc", 0.801), ("ReadmitBERT", "ece", 0.027)} <= claims
     assert not {value for _, _, value in claims} & {0.0, 1.0}
+
+
+def test_percentages_in_brackets_after_two_models_take_the_texts_one_metric() -> None:
+    text = (
+        "We compared six chatbots on 140 orthodontics questions by accuracy. Claude 3.5 Sonnet achieved the highest "
+        "accuracy (88.1%). In image questions, Gemini 1.5 Pro (79.3%) surpassed GPT-4o (64.0%; p = 0.02). "
+        "Overall, Llama 3.1 answered only 58% of the questions correctly."
+    )
+    assert found(read_text(text)) >= {
+        ("Claude 3.5 Sonnet", "accuracy", 0.881),
+        ("Gemini 1.5 Pro", "accuracy", 0.793),
+        ("GPT-4o", "accuracy", 0.64),
+        ("Llama 3.1", "accuracy", 0.58),
+    }
