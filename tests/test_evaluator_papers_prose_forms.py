@@ -78,3 +78,13 @@ def test_percentages_in_brackets_after_two_models_take_the_texts_one_metric() ->
         ("GPT-4o", "accuracy", 0.64),
         ("Llama 3.1", "accuracy", 0.58),
     }
+
+
+def test_people_who_performed_and_bounds_inside_an_interval_bracket_are_no_models_results() -> None:
+    text = (
+        "We compared CLMBR-T with eight LLMs on 120 vignettes. CLMBR-T reached an AUROC of 0.79 (95% CI: "
+        "[0.7712 0.8088]). Attending physicians performed lowest (AUROC 0.66, 95% CI: 0.60-0.71; AUPRC 0.58)."
+    )
+    claims = found(read_text(text))
+    assert ("CLMBR-T", "auroc", 0.79) in claims
+    assert not {value for _, _, value in claims} & {0.7712, 0.8088, 0.66, 0.58}

@@ -71,6 +71,14 @@ _OTHER_SUBJECT = re.compile(
     r"[,;] (?:while|whereas|but) (?:the )?[A-Z][\w.-]{1,20}(?: [A-Z0-9+][\w.+-]{0,20}){0,3} "
     r"(?:had|has|was|got|[a-z]{2,14}ed)\b"  # "while Command R + lagged with 50%" (turkish_specialty_exam_*.md)
 )
+# people as the subject of a clause: "pooled physicians performed", "the residents scored", "students averaged"
+_PEOPLE_DID = re.compile(
+    r"\b(?:(?:pooled|human|practicing|practising|attending|senior|junior|medical|nursing|dental|board-certified) )?"
+    r"(?:physicians|clinicians|doctors|residents|students|nurses|experts|humans|participants|examinees|candidates|"
+    r"pharmacists|dentists|radiologists|surgeons|anesthesiologists|interns|trainees) "
+    r"(?:\w+ )?(?:performed|had|scored|achieved|obtained|reached|showed|got|answered|averaged)\b",
+    re.I,
+)
 FOR_AFTER = re.compile(
     r"%?\)?(?: ?\(\d{1,5} ?(?:/|of|out of) ?\d{1,5}\))? (?:for|by|with|from) (?:the |OpenAI'?s? |Google'?s? )?"
 )
@@ -153,6 +161,10 @@ def model_for(
         # is the subject's, not the compared models'; but "than that of the logistic regression algorithm
         # (0.673 ...)" gives the one compared model's own value (step_op_ioh_abstract.md)
         prior = [(p, n) for p, n in prior if p < comparison.start()]
+    if _PEOPLE_DID.search(sentence, prior[-1][0] + len(prior[-1][1]) if prior else 0, start):
+        # "Pooled physicians performed lowest (AUROC 0.65 ...)": people's result, no model's
+        # (unplanned_admission_physicians_clmbr_t_llms_vignettes_*.md)
+        return NOBODY
     if prior and _OTHER_SUBJECT.search(sentence, prior[-1][0] + len(prior[-1][1]), start):
         # "..., while Le Chat had the lowest accuracy at 79%": a clause of its own about a name the reader does not
         # know (blood_physiology_mcq_six_llms_aiims_raebareli_dimpulse_news.md); the value is not the model's before

@@ -146,6 +146,8 @@ _OTHER_AFTER = re.compile(
 _OTHER_BEFORE = re.compile(
     r"\b(?:gap|difference|margin|delta) (?:of |was |is |in [a-z]+ of )?$|차이(?:는|가)? ?$", re.I
 )
+# a bound inside the bracket of an interval: "95% confidence interval (CI): [0.8033 0.8045]"
+_IN_INTERVAL = re.compile(r"(?:\bCI\b|confidence interval)\)?:? ?[\[(][^\[\]()]{0,30}$", re.I)
 _LABEL_BEFORE = re.compile(
     r"\b(?:unit|part|section|item|question|stage|grade|level|round|cycle|group|arm|cohort|wave|chapter|module|"
     r"paper|session|block|set|task|exam|day|week|month|epoch|step|iteration|fold|layer|version)\s?$",
@@ -223,7 +225,11 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     unit = _UNIT_AFTER.match(after) and not (
         _MEASURED_UNIT.match(after) and _ERROR_BEFORE.search(sentence[max(0, start - 60) : start])
     )
-    if _OTHER_AFTER.match(after) or _OTHER_BEFORE.search(before):
+    if (
+        _OTHER_AFTER.match(after)
+        or _OTHER_BEFORE.search(before)
+        or _IN_INTERVAL.search(sentence, max(0, start - 60), start)
+    ):
         return True
     if written.isdigit() and match.group(2) is None and re.match(r"^ ?:{1,2} ?-?\.?\d", after):
         return True  # a class or a label before its value: "Precision with 0:: 0.8462", "Class 1: 0.66"
