@@ -26,7 +26,7 @@ from evaluator.papers.vocabulary import canonical_metric
 
 FRACTION_TOLERANCE = 6e-4  # a fraction written with three decimals, read from a rounded percentage
 SCORE_TOLERANCE = 0.06  # a score written with one decimal
-_WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
+_WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?|[\uac00-\ud7a3]+")  # Latin words and versions, Hangul words
 _SAME_METRIC = {"auc": "auroc"}
 
 
