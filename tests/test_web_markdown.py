@@ -159,3 +159,9 @@ def test_any_text_renders_only_allowed_tags_and_web_links(text: str) -> None:
 @given(st.text(max_size=200))
 def test_any_unicode_text_renders_safely(text: str) -> None:
     assert_safe(render_markdown(text))
+
+
+def test_a_link_with_an_empty_destination_keeps_its_text_and_is_no_link() -> None:
+    # the parser does not validate an empty destination ("[a]()"), so it would render <a href="">
+    assert str(render_markdown("[a]() and [c](https://x.y/z)")) == '<p>a and <a href="https://x.y/z">c</a></p>'
+    assert str(render_inline("[]() [b](https://x.y/)")) == ' <a href="https://x.y/">b</a>'

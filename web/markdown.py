@@ -40,7 +40,23 @@ def is_web_url(url: str) -> bool:
 
 
 def link_open(renderer: Any, tokens: Sequence[Token], index: int, options: Any, env: Any) -> str:
-    return f'<a href="{escape(tokens[index].attrGet("href") or "")}">'
+    href = str(tokens[index].attrGet("href") or "")
+    if not is_web_url(href):  # an empty destination ("[a]()") is not validated by the parser: its text stays, unlinked
+        tokens[index].meta["unlinked"] = True
+        return ""
+    return f'<a href="{escape(href)}">'
+
+
+def link_close(renderer: Any, tokens: Sequence[Token], index: int, options: Any, env: Any) -> str:
+    depth = 0
+    for opener in reversed(tokens[:index]):  # the link_open this closes: links do not nest, but stay exact
+        if opener.type == "link_close":
+            depth += 1
+        elif opener.type == "link_open" and depth:
+            depth -= 1
+        elif opener.type == "link_open":
+            return "" if opener.meta.get("unlinked") else "</a>"
+    return "</a>"
 
 
 def code_block(renderer: Any, tokens: Sequence[Token], index: int, options: Any, env: Any) -> str:
@@ -52,6 +68,7 @@ def parser(heading_offset: int) -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "typographer": True}).disable("image").enable("replacements")
     md.validateLink = is_web_url  # type: ignore[method-assign]
     md.add_render_rule("link_open", link_open)
+    md.add_render_rule("link_close", link_close)
     md.add_render_rule("fence", code_block)
     md.add_render_rule("code_block", code_block)
 
