@@ -80,7 +80,13 @@ def placing(artifacts: Path, db: Path) -> Callable[[], bool]:
 
 
 def placed_without_row(artifacts: Path, db: Path) -> Callable[[], bool]:
-    return lambda: any(artifacts.glob(f"*/{FILE_NAME}")) and result_count(db) == 0
+    def window() -> bool:
+        try:
+            return any(artifacts.glob(f"*/{FILE_NAME}")) and result_count(db) == 0
+        except sqlite3.OperationalError:  # "database is locked": the import is committing; look again
+            return False
+
+    return window
 
 
 @pytest.mark.parametrize("window", [placing, placed_without_row], ids=["while-placing-the-file", "file-placed-no-row"])
