@@ -60,7 +60,9 @@ FLOOR = {
     # recall 35.6%, 67.2%, 47.2%, 45.1% and precision 57.8%, 67.2%, 69.8%, 56.1% before any change for them; dev (773
     # files, 4,586 gold claims) after the rules they and the spent splits led to: 80.2%, 88.9%, 91.3%; with the scorer
     # matching Hangul model names by their words (it had matched them by their Latin part only): 80.2%, 88.9%, 91.6%
-    "dev": {"claim_recall": 0.801, "claim_precision": 0.888, "model_recall": 0.915},
+    # At 07:20 the eighth, ninth and tenth fresh splits were spent and joined dev (845 files, 4,981 gold claims):
+    # 77.2%, 86.7%, 90.7% before any change for them
+    "dev": {"claim_recall": 0.772, "claim_precision": 0.867, "model_recall": 0.907},
     # the first fresh split read at 50.0%, 21.1%, 86.7% when measured once, and was declared spent and moved to dev
     # the same day. The second fresh split (22 texts, fresh_test_2.json), measured once on 2026-12-01 at 20:58 (commit
     # 1e6ea77): recall 46.8% (37 of 79), precision 49.3% (37 of 75 read), model recall 93.9%, 0 mapping errors
@@ -79,7 +81,11 @@ FLOOR = {
     # (commit fc6cda2), by totals only: recall 42.6% (168 of 394), precision 56.8% (168 of 296), model recall
     # 79.0%, 0 mapping errors (the eighth 24.7% and 58.8%, the ninth 58.9% and 67.3%, the tenth 37.5% and 25.0%);
     # measured a second time, by totals only, after that scorer fix (05:58): identical
-    "test": {"claim_recall": 0.425, "claim_precision": 0.567, "model_recall": 0.789},
+    # Those three were spent at 07:20 and moved to dev. test is now the eleventh and twelfth fresh splits (50 texts,
+    # collected blind, committed with gold before any reader ran on them): not measured yet; their floor is set at
+    # their first measurement, at the end of the session, and until then the test split only has to read without
+    # a mapping error
+    "test": {"claim_recall": 0.0, "claim_precision": 0.0, "model_recall": 0.0},
 }
 
 
