@@ -22,7 +22,7 @@ _MARK = re.compile(r"[*†‡§¹²³]+$")
 
 def lined_tables(text: str) -> tuple[list[Table], set[str]]:
     """The one-cell-per-line tables of `text`, and the lines they were read from (not to be read again as prose)."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines, parts = _joined_intervals([line.strip() for line in text.splitlines() if line.strip()])
     labels = [_is_label(line) for line in lines]
     tables: list[Table] = []
     used: set[str] = set()
@@ -36,9 +36,29 @@ def lined_tables(text: str) -> tuple[list[Table], set[str]]:
         table, end = _read_rows(lines, index, header_end)
         if table is not None:
             tables.append(table)
-            used.update(lines[index:end])
+            used.update(part for line in lines[index:end] for part in parts.get(line, [line]))
         index = max(end, index + 1)
     return tables, used
+
+
+# an interval on a line of its own: the page wrapped a cell's "0.881 (0.856–0.905)" after its value
+# (icu_intubation_ml_models_test_set_scirep_table.md)
+_INTERVAL_LINE = re.compile(r"[(\[] ?-?\d[\d.]* ?(?:[-–—,]|to) ?-?\d[\d.]* ?[)\]]")
+
+
+def _joined_intervals(lines: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """The lines with each interval line joined to the value line before it, and the lines each joined line was
+    made of."""
+    joined: list[str] = []
+    parts: dict[str, list[str]] = {}
+    for line in lines:
+        if joined and _INTERVAL_LINE.fullmatch(line) and _value(joined[-1]) is not None and "(" not in joined[-1]:
+            before = joined.pop()
+            joined.append(f"{before} {line}")
+            parts[joined[-1]] = [*parts.get(before, [before]), line]
+        else:
+            joined.append(line)
+    return joined, parts
 
 
 # a count with its share ("116 (1.01%)", "4,351 (37.92%)"): a group's size, not a result

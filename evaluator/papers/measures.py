@@ -82,8 +82,9 @@ METRIC_WORDS = (
     ),
     ("f1", r"F1(?:[- ]score)?|macro[- ]F1|F1 ?점수"),
     # a table's "Sens." and "Spec." (covews_timeframe_models_supplementary_table.md); the period is needed
-    ("sensitivity", r"sensitivity|sens\.|민감도"),
-    ("specificity", r"specificity|spec\.|특이도"),
+    # and a table header's "Sen (95% CI)", "Spec (95% CI)" (critical_interventions_xgboost_table_pmc.md), capitalised
+    ("sensitivity", r"sensitivity|sens\.|(?-i:Sens?|SENS?)(?= ?\(|$)|민감도"),
+    ("specificity", r"specificity|spec\.|(?-i:Spec|SPEC)(?= ?\(|$)|특이도"),
     ("precision", r"precision|prec\.?|PPV|positive predictive value|정밀도|양성 ?예측도"),
     # its own metric, so a negative predictive value is not read as the specificity named before it
     # (hpi_discrimination_calibration_cardiac_abstract.md)
@@ -91,6 +92,8 @@ METRIC_WORDS = (
     ("recall", r"recall|rec\.?|재현율"),  # Korean: cardiac_arrest_8h_vital_signs_*_ko.md
     ("false alarm rate", r"false[- ]alarm rates?|오경보율"),
     ("brier", r"(?:integrated )?Brier(?: score)?"),
+    # a binary classifier's Matthews correlation (icu_intubation_ml_models_test_set_scirep_table.md)
+    ("mcc", r"MCC|Matthews(?:'s?)? correlation(?: coefficient)?"),
     # a classifier's calibration (early_horizon_multimodal_icu_mortality_*.md: "expected calibration error, ECE 0.038")
     ("ece", r"ECE|expected calibration error"),
     # a survival model's concordance (cancer_patient_survival_deephit_seblock_cnn_seer_readme_ko.md)
@@ -194,10 +197,15 @@ _SCORE_KIND = re.compile(
 )
 
 
+_KEY_JOIN = re.compile(r"(?<=[A-Za-z0-9])_(?=(?:score|auc)\b)|(?<=\b(?:roc|ROC))_|(?<=\b(?:pr|PR))_")
+
+
 def metrics_in(text: str) -> list[tuple[int, int, str]]:
     """(start, end, canonical name) of every metric word in `text`."""
     found: list[tuple[int, int, str]] = []
-    for match in _METRIC.finditer(text):
+    # a program's key joins a metric's words with an underscore: "F1_score", "roc_auc" (icu_intubation_*_table.md);
+    # not its variant's ("acc_norm" is no accuracy)
+    for match in _METRIC.finditer(_KEY_JOIN.sub(" ", text)):
         name = next(METRIC_WORDS[int(k[1:])][0] for k, v in match.groupdict().items() if v)
         if name == "score" and found and match.start() - found[-1][1] <= 3:
             continue  # "(AUPRC) scores", "Brier score": the score of the metric just named

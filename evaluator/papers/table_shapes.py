@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from evaluator.papers.measures import benchmark_of, metric_of
+from evaluator.papers.measures import benchmark_of, is_benchmark_or_metric, metric_of
 from evaluator.papers.names import heading_model, is_model_name
 from evaluator.papers.segment import Table
 
@@ -55,6 +55,26 @@ def without_rank_columns(table: Table) -> Table:
         return [cell for i, cell in enumerate(cells) if i not in drop]
 
     return Table(kept(table.header), [kept(row) for row in table.rows], table.lines, table.caption)
+
+
+def with_corner_restored(table: Table) -> Table:
+    """A table whose header was copied without its empty corner cell ("| AUROC (CI) | AUPRC (CI) | ... | |" over
+    "| A-line | 0.913 (0.899–0.927) | ... |": critical_interventions_xgboost_table_pmc.md), with the corner put back,
+    so that each header names the column of values under it: the first header names a metric, and every row holds
+    one cell more than the header's named ones, a label before its values."""
+    named = list(table.header)
+    while named and not named[-1].strip():
+        named.pop()
+    rows = [row for row in table.rows if any(cell.strip() for cell in row)]
+    if not named or not metric_of(named[0]) or not rows:
+        return table
+    labelled = all(
+        len([c for c in row if c.strip()]) == len(named) + 1 and row[0].strip() and cell_number(row[0]) is None
+        for row in rows
+    )
+    if not labelled:
+        return table
+    return Table(["", *named], table.rows, table.lines, table.caption)
 
 
 def model_column_first(table: Table) -> Table:
@@ -359,4 +379,16 @@ def caption_model(caption: str) -> str | None:
     """The one model a table's heading names, in a report with a section per model: "#### llama-2-FineTuned -
     Category Performance" over "| Category | Accuracy |" (medical_llm_evaluation_report_llama2_mixtral_*.md)."""
     heading = re.search(r"#{2,6} ([^#]{2,80})$", caption)
-    return heading_model(heading.group(1)) if heading else None
+    if heading:
+        return heading_model(heading.group(1))
+    # or a journal table's caption, of one model's results: "... according to the machine learning method (XGBoost)"
+    # (critical_interventions_xgboost_table_pmc.md), "Performance of the XGBoost model in the test cohort"
+    named = {m.group(1) or m.group(2) for m in _CAPTION_MODEL.finditer(caption)}
+    named = {name for name in named if is_model_name(name) and not is_benchmark_or_metric(name)}
+    return named.pop() if len(named) == 1 else None
+
+
+_CAPTION_MODEL = re.compile(
+    r"\b(?:model|method|algorithm|classifier)s? \(([A-Z][\w.+-]{1,30}(?: [\w.+-]{1,20}){0,2})\)"
+    r"|\bof the ([A-Z][\w.+-]{1,30}) (?:model|algorithm|classifier)\b"
+)
