@@ -69,6 +69,9 @@ METRIC_WORDS = (
     ("auc", r"AUC|area under the curve|T-?AUC|time-dependent AUC"),  # "The TAUCs of the implemented model were ..."
     # "Test Set (Acc-%)" (medmcqa_paperswithcode_*.md); and said in words: "correctly answering 93.1%", "less
     # accurate in the M1 (GPT-3.5 77.10%, ...)" (german_m1_m2_gpt_gemini_gma2024_egms_abstract.md)
+    # a mean count of right answers, not a share: "the highest mean correct answers (46.4±0.548)" of 50
+    # (tus_emergency_medicine_six_llms_*.md)
+    ("mean correct answers", r"mean (?:number of )?correct (?:answers|responses)"),
     (
         "accuracy",
         r"accuracy|accuracies|acc\.?|acc-%|정답률|정확도|correctly answer(?:ed|ing|s)?|answered correctly|accurate|"

@@ -89,10 +89,15 @@ class RuleExtractor:
         return apply_mapping(read_rules(text), text, source=source, extractor=self.name, catalog=self._catalog)
 
 
+_PLUS_MINUS = re.compile(r"\+ ?/ ?-(?= ?\.?\d)")
+
+
 def read_rules(text: str) -> Extraction:
     """Everything the rules find in `text`, before mapping."""
     # a minus sign typeset as U+2212 is a minus: "intercept −0.0218" (eicu_simple_logistic_*_abstract.md)
     text = unglued_labels(with_line_breaks(without_gutter(without_comments(text[:MAX_TEXT])))).replace("\u2212", "-")
+    # and a spread typed as "+/-" is one: "0.821 +/- 0.011" (mimic_mortality_context_*_results_txt.md)
+    text = _PLUS_MINUS.sub("±", text)
     matter = read_front_matter(text)
     harness, rest = results_json(text[matter.end :])
     body = json_prose(rest)
