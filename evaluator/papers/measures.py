@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from contextvars import ContextVar, Token
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -203,8 +204,52 @@ _SCORE_KIND = re.compile(
 _KEY_JOIN = re.compile(r"(?<=[A-Za-z0-9])_(?=(?:score|auc)\b)|(?<=\b(?:roc|ROC))_|(?<=\b(?:pr|PR))_")
 
 
+# the metrics a text defines itself ("we introduce ReAcc and ReCon, two reliability metrics": remedqa_*_page.md), for
+# the reading of that one text (rules.read_rules sets them), so that the columns headed with them are measured in them
+_DEFINED_METRICS: ContextVar[re.Pattern[str] | None] = ContextVar("defined_metrics", default=None)
+_NAMED_METRIC = r"([A-Z][A-Za-z0-9@-]{1,20})"
+_INTRODUCED = re.compile(
+    _NAMED_METRIC + r"(?:,? and " + _NAMED_METRIC + r")?,? (?:(?:two|three|new|novel|our|complementary|proposed) ){1,2}"
+    r"(?:[a-z-]{3,20} ){0,2}(?:metrics|measures)\b"
+    r"|\b(?:new|novel|proposed) (?:[a-z-]{3,20} ){0,2}(?:metric|measure),? (?:called |named |termed |dubbed )?"
+    + _NAMED_METRIC
+)
+
+
+def defined_metrics(text: str) -> re.Pattern[str] | None:
+    """The names of the metrics `text` introduces, as one pattern, or None when it introduces none."""
+    names = {
+        name
+        for match in _INTRODUCED.finditer(text[:50_000])
+        for name in match.groups()
+        if name and not _METRIC.fullmatch(name) and not benchmark_pattern().fullmatch(name)
+    }
+    if not names:
+        return None
+    return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?![\w-])")
+
+
+def reading_metrics_of(pattern: re.Pattern[str] | None) -> Token[re.Pattern[str] | None]:
+    return _DEFINED_METRICS.set(pattern)
+
+
+def done_reading_metrics(token: Token[re.Pattern[str] | None]) -> None:
+    _DEFINED_METRICS.reset(token)
+
+
 def metrics_in(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, canonical name) of every metric word in `text`."""
+    """(start, end, canonical name) of every metric word in `text`, and of the metrics the text being read defines."""
+    own = _DEFINED_METRICS.get()
+    if own is not None:
+        defined = [(m.start(), m.end(), m.group(1).lower()) for m in own.finditer(text)]
+        if defined:
+            covered = {i for start, end, _ in defined for i in range(start, end)}
+            rest = [m for m in _metrics_in(text) if m[0] not in covered]
+            return sorted(defined + rest)
+    return _metrics_in(text)
+
+
+def _metrics_in(text: str) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
     # a program's key joins a metric's words with an underscore: "F1_score", "roc_auc" (icu_intubation_*_table.md);
     # not its variant's ("acc_norm" is no accuracy)
@@ -224,6 +269,9 @@ def metric_of(text: str) -> str | None:
 
 
 def is_benchmark_or_metric(name: str) -> bool:
+    own = _DEFINED_METRICS.get()
+    if own is not None and own.fullmatch(name):
+        return True
     head = name.split("-", 1)[0]
     found = benchmark_pattern().fullmatch(name) or _METRIC.fullmatch(name) or _METRIC.fullmatch(name[:-1])
     variant = "-" in name and benchmark_pattern().fullmatch(head) is not None  # "MedQA-U...", a benchmark variant

@@ -28,7 +28,14 @@ from evaluator.papers.identifiers import (
 )
 from evaluator.papers.lined import lined_tables
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
-from evaluator.papers.measures import benchmarks_in, metric_words, metrics_in
+from evaluator.papers.measures import (
+    benchmarks_in,
+    defined_metrics,
+    done_reading_metrics,
+    metric_words,
+    metrics_in,
+    reading_metrics_of,
+)
 from evaluator.papers.names import is_model_name
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.results_json import json_prose, results_json
@@ -93,7 +100,15 @@ _PLUS_MINUS = re.compile(r"\+ ?/ ?-(?= ?\.?\d)")
 
 
 def read_rules(text: str) -> Extraction:
-    """Everything the rules find in `text`, before mapping."""
+    """Everything the rules find in `text`, before mapping, the metrics the text defines known as metrics."""
+    token = reading_metrics_of(defined_metrics(text[:MAX_TEXT]))
+    try:
+        return _read_rules(text)
+    finally:
+        done_reading_metrics(token)
+
+
+def _read_rules(text: str) -> Extraction:
     # a minus sign typeset as U+2212 is a minus: "intercept −0.0218" (eicu_simple_logistic_*_abstract.md)
     text = unglued_labels(with_line_breaks(without_gutter(without_comments(text[:MAX_TEXT])))).replace("\u2212", "-")
     # and a spread typed as "+/-" is one: "0.821 +/- 0.011" (mimic_mortality_context_*_results_txt.md)

@@ -12,7 +12,12 @@ from evaluator.papers.segment import Table
 
 _SPAN = re.compile(r"^-?\d{0,3}\.?\d{1,4} ?[-–] ?\d{0,3}\.?\d{1,4}$")  # "0.915-0.909": a range, a value column's
 MODEL_HEADER = re.compile(
-    r"^(?:models?|methods?|systems?|model names?|llms?|algorithms?|classifiers?|approach(?:es)?|모델)$", re.I
+    r"^(?:models?|methods?|systems?|model names?|llms?|algorithms?|classifiers?|approach(?:es)?|모델|"
+    # or a joint corner, "Cohort and Models" (sepsis_ards_mortality_*_scirep_table.md), or the kind of model
+    # ("ML models"); not a stage's column ("| Metric | Base Model | Fine-tuned Model |")
+    r"(?:[A-Za-z-]{2,20} ){0,2}[A-Za-z-]{2,20}(?: and| &| ?/|,) (?:models?|algorithms?|classifiers?)|"
+    r"(?:ML|machine[- ]learning|deep[- ]learning|prediction|predictive|candidate|compared) (?:models?|algorithms?))$",
+    re.I,
 )
 # a cell opening with a bound ("< 96.4%", "~60%") or a word ("TBA", "n/a") is no number already (cell_number)
 _CELL_BOUND = re.compile(r"target|goal", re.I)
