@@ -87,6 +87,14 @@ def _header_end(lines: list[str], labels: list[bool], start: int) -> int | None:
     return named[-1] + 1
 
 
+def _metric_tail(header: list[str]) -> int:
+    """How many of the header's last cells name metrics."""
+    tail = 0
+    while tail < len(header) and metric_of(header[-1 - tail]) and not not_a_score(header[-1 - tail]):
+        tail += 1
+    return tail
+
+
 def _read_rows(lines: list[str], start: int, header_end: int) -> tuple[Table | None, int]:
     header = lines[start:header_end]
     values = [i for i, cell in enumerate(header) if metric_of(cell) or not_a_score(cell)]
@@ -101,6 +109,11 @@ def _read_rows(lines: list[str], start: int, header_end: int) -> tuple[Table | N
         while index + 1 + count < len(lines) and _value(lines[index + 1 + count]) is not None:
             count += 1
         cells = [_MARK.sub("", line) for line in lines[index + 1 : index + 1 + count]]
+        if not rows and count not in (len(values), len(scored)) and 2 <= count <= _metric_tail(header):
+            # the header's first cells span the metric columns under them ("Regression task (mRS score)" over
+            # "MAE", "Classification task" over "AUC", "Sensitivity (%)", ...: asah_*_npj_dm.md): the rows' values
+            # are those of its last columns
+            values = scored = list(range(len(header) - count, len(header)))
         if count in (len(values), len(scored)):
             kept = cells if count == len(scored) else [c for i, c in zip(values, cells, strict=True) if i in scored]
             current, labels = (labels[0] if labels else current), []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from contextvars import ContextVar, Token
+from difflib import SequenceMatcher
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -268,6 +269,19 @@ def _metrics_in(text: str) -> list[tuple[int, int, str]]:
 def metric_of(text: str) -> str | None:
     found = metrics_in(text)
     return found[0][2] if found else None
+
+
+# the long metric words a table's header may misspell: "Acurracy (95%CI)" (postop_aki_*_table2_pmc.md), "Specifity"
+_SPELT = ("accuracy", "sensitivity", "specificity", "precision")
+
+
+def misspelt_metric(label: str) -> str | None:
+    """The metric a header's first word misspells by a letter or two, else None."""
+    first = re.match(r"[A-Za-z]{7,14}", label.strip())
+    if first is None:
+        return None
+    word = first.group().lower()
+    return next((name for name in _SPELT if SequenceMatcher(None, word, name).ratio() >= 0.84), None)
 
 
 def is_benchmark_or_metric(name: str) -> bool:

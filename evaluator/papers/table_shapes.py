@@ -62,26 +62,6 @@ def without_rank_columns(table: Table) -> Table:
     return Table(kept(table.header), [kept(row) for row in table.rows], table.lines, table.caption)
 
 
-def with_corner_restored(table: Table) -> Table:
-    """A table whose header was copied without its empty corner cell ("| AUROC (CI) | AUPRC (CI) | ... | |" over
-    "| A-line | 0.913 (0.899–0.927) | ... |": critical_interventions_xgboost_table_pmc.md), with the corner put back,
-    so that each header names the column of values under it: the first header names a metric, and every row holds
-    one cell more than the header's named ones, a label before its values."""
-    named = list(table.header)
-    while named and not named[-1].strip():
-        named.pop()
-    rows = [row for row in table.rows if any(cell.strip() for cell in row)]
-    if not named or not metric_of(named[0]) or not rows:
-        return table
-    labelled = all(
-        len([c for c in row if c.strip()]) == len(named) + 1 and row[0].strip() and cell_number(row[0]) is None
-        for row in rows
-    )
-    if not labelled:
-        return table
-    return Table(["", *named], table.rows, table.lines, table.caption)
-
-
 def model_column_first(table: Table) -> Table:
     """A table whose "Model" column comes after grouping columns ("| Timeframe | Model | AUC |", "| IDH | Model |
     ..." with the group written once over its rows: covews_timeframe_models_supplementary_table.md,
@@ -232,6 +212,10 @@ _COST_COLUMN = re.compile(
     r"\bvram\b|\btrain(?:ing)?[ _-]?(?:split|size|samples?|examples?|set size)\b|"
     # the operating point a row was read at: "| Model | Threshold | Sensitivity |" (aki_nephrotoxic_drugs_*.md)
     r"\bthresholds?\b|\bcut-?offs?\b|\boperating point\b|"
+    # and the index that chose it, which no text reports as a model's result (postop_aki_*_table2_pmc.md)
+    r"\byouden\b|"
+    # nor a test's likelihood ratios: "LR+", "LR–", "PLR", "NLR" (mortality_mla_vs_mews_*_pmc.md, sepsis_qsofa_*.md)
+    r"\blikelihood ratio|^(?:LR ?[+–-]|[PN]LR)$|"
     # how common the outcome is: "Train Prevalence", "Test Prevalence" (mimic3_benchmarks_task_statistics_tables.md)
     r"\bprevalence\b|\bincidence\b|"
     # a paper's figures a reproduction cites beside its own: "| Model | Reported Avg. | Experiment Avg. |"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from evaluator.papers.attribution import Context
+from evaluator.papers.journal_tables import with_corner_restored, without_footnote_letters
 from evaluator.papers.measures import benchmark_of, metric_of, metrics_in
 from evaluator.papers.names import is_model_name, models_in
 from evaluator.papers.record import ExtractedClaim
@@ -33,7 +34,6 @@ from evaluator.papers.table_shapes import (
     reported_approximately,
     run_model,
     run_settings,
-    with_corner_restored,
     with_label_columns_joined,
     with_sub_header,
     without_prior_work,
@@ -123,7 +123,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     """One claim per numeric result cell, by row and column header."""
     if not table.header or is_training_log(table):
         return []
-    table = with_corner_restored(reported_approximately(table))
+    table = with_corner_restored(without_footnote_letters(reported_approximately(table)))
     table = model_column_first(without_rank_columns(with_sub_header(without_prior_work(table))))
     long = _long_claims(table, context.subjects)
     if long is not None:
