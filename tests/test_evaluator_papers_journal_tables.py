@@ -157,3 +157,17 @@ def test_footnote_letters_run_into_names_and_misspelt_metrics_and_cut_off_statis
         ("qSOFA", "specificity", 0.52),
         ("NEWS", "specificity", 0.58),
     }
+
+
+def test_interval_rows_under_a_spaced_header_of_metrics_and_a_list_of_abbreviations() -> None:
+    text = (
+        "Table 4.\n\nScores on the validation wards\n\nScoring System AUROC (95% CI) AUPRC (95% CI)\n"
+        "PEWS 0.744 (0.731–0.757) 0.052 (0.047–0.058)\nNEWS:ML 0.812 (0.801–0.823) 0.088 (0.080–0.096)*\n\n"
+        "Definition of abbreviations: PEWS = paediatric early warning score 2; ML = machine learning.\n"
+    )
+    assert found(read_text(text)) == {
+        ("PEWS", "auroc", 0.744),
+        ("PEWS", "auprc", 0.052),
+        ("NEWS:ML", "auroc", 0.812),
+        ("NEWS:ML", "auprc", 0.088),
+    }

@@ -144,7 +144,8 @@ def _read_rules(text: str) -> Extraction:
     for sentence in parts.sentences:
         if len(claims) >= MAX_CLAIMS * 2:
             break
-        claims += sentence_claims(sentence, context)
+        if not _ABBREVIATIONS.match(sentence):  # a table's list of abbreviations: "LAPS-2 = ... score 2"
+            claims += sentence_claims(sentence, context)
     claims = _the_one_model(claims, context)
     ioh = read_definition(body).describe() if IOH_PATTERN.search(body) else None
     named = {canonical_dataset(name) for sentence in parts.sentences for _, name in benchmarks_in(sentence)}
@@ -173,6 +174,7 @@ def _read_rules(text: str) -> Extraction:
     return Extraction(models=models, claims=claims, identifiers=identifiers, datasets=datasets)
 
 
+_ABBREVIATIONS = re.compile(r"\s*(?:definitions? of )?abbreviations?(?: used)?\s*[:.]", re.I)
 _THE_MODEL_SAID = re.compile(r"\b(?:the|our|this) (?:[\w-]{1,20} ){0,3}?(?:model|algorithm|system)\b", re.I)
 
 

@@ -53,6 +53,8 @@ def _metric_header(head: str) -> list[str] | None:
     """A spaced header of metrics after a corner of a few words ("Models AUC Recall Accuracy F1 score Sensitivity
     Specificity": seven_ml_models_vs_sofa_saps2_*_pmc.md): the corner, then each metric as written; else None."""
     found = metrics_in(head)
+    while found and found[0][2] == "score" and len(found) > 2:
+        found = found[1:]  # a corner's word the vocabulary also knows: "Scoring System ROC AUC (95% CI) PR AUC"
     if len(found) < 2 or len(head[: found[0][0]].split()) > 3:
         return None
     cells = []
@@ -70,7 +72,7 @@ def _metric_header(head: str) -> list[str] | None:
 _INTERVAL_CELL = re.compile(
     r"(?<![\w.])(-?\d{0,3}\.\d{1,4}|\d{1,3}) ?\((-?\d{0,3}\.\d{1,4}) ?[–-] ?(-?\d{0,3}\.\d{1,4})\)"
 )
-_INTERVAL_ROW = re.compile(r"^([A-Za-z][\w .+/-]{0,40}?) (?=-?\d{0,3}\.?\d{1,4} ?\()")
+_INTERVAL_ROW = re.compile(r"^([A-Za-z][\w .+/:-]{0,40}?) (?=-?\d{0,3}\.?\d{1,4} ?\()")  # "NEWS:LDTEWS 0.860 (...)"
 _CAPTION_LOOKBACK = 8
 
 
@@ -103,5 +105,10 @@ def _interval_table(above: list[str], run: list[tuple[str, list[str]]]) -> Table
     corner = "Models" if any(re.match(r"(?:models?|methods?|algorithms?)\b", line, re.I) for line in above) else ""
     caption = " ".join(line for line in above if line and not line[:1].isdigit())[-400:]
     header = [corner, *[""] * (width - 1)]
+    # a header of metrics right above the rows names their columns: "Scoring System ROC AUC (95% CI) PR AUC (95% CI)"
+    # (ward_early_warning_scores_haven_*_pmc.md)
+    named = _metric_header(next((line for line in reversed(above) if line), ""))
+    if named is not None and len(named) == width:
+        header = named
     rows = [row + [""] * (width - len(row)) for _, row in run]
     return Table(header, rows, [" ".join(header), *[line for line, _ in run]], caption)

@@ -13,6 +13,8 @@ from evaluator.papers.segment import Table
 _SPAN = re.compile(r"^-?\d{0,3}\.?\d{1,4} ?[-–] ?\d{0,3}\.?\d{1,4}$")  # "0.915-0.909": a range, a value column's
 MODEL_HEADER = re.compile(
     r"^(?:models?|methods?|systems?|model names?|llms?|algorithms?|classifiers?|approach(?:es)?|모델|"
+    # the scores a clinical table compares are its models (ward_early_warning_scores_haven_*_pmc.md)
+    r"scoring (?:systems?|tools?)|(?:risk|early warning|severity|clinical) scores?|"
     # or a joint corner, "Cohort and Models" (sepsis_ards_mortality_*_scirep_table.md), or the kind of model
     # ("ML models"); not a stage's column ("| Metric | Base Model | Fine-tuned Model |")
     r"(?:[A-Za-z-]{2,20} ){0,2}[A-Za-z-]{2,20}(?: and| &| ?/|,) (?:models?|algorithms?|classifiers?)|"
