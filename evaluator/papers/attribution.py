@@ -75,8 +75,10 @@ _OTHER_SUBJECT = re.compile(
 _PEOPLE_DID = re.compile(
     r"\b(?:(?:pooled|human|practicing|practising|attending|senior|junior|medical|nursing|dental|board-certified) )?"
     r"(?:physicians|clinicians|doctors|residents|students|nurses|experts|humans|participants|examinees|candidates|"
-    r"pharmacists|dentists|radiologists|surgeons|anesthesiologists|interns|trainees) "
-    r"(?:\w+ )?(?:performed|had|scored|achieved|obtained|reached|showed|got|answered|averaged)\b",
+    r"pharmacists|dentists|radiologists|surgeons|anesthesiologists|interns|trainees|postgraduates|graduates|"
+    r"specialists|fellows|attendings|emergency physicians) "
+    # perhaps with what sets them apart: "Postgraduates with 5+ years of experience scored 43.5±3.03"
+    r"(?:\w+ |with [\w+ -]{1,40}? )?(?:performed|had|scored|achieved|obtained|reached|showed|got|answered|averaged)\b",
     re.I,
 )
 FOR_AFTER = re.compile(

@@ -22,7 +22,7 @@ _MARK = re.compile(r"[*†‡§¹²³]+$")
 
 def lined_tables(text: str) -> tuple[list[Table], set[str]]:
     """The one-cell-per-line tables of `text`, and the lines they were read from (not to be read again as prose)."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines, parts = _joined_intervals([line.strip() for line in text.splitlines() if line.strip()])
     labels = [_is_label(line) for line in lines]
     tables: list[Table] = []
     used: set[str] = set()
@@ -36,9 +36,29 @@ def lined_tables(text: str) -> tuple[list[Table], set[str]]:
         table, end = _read_rows(lines, index, header_end)
         if table is not None:
             tables.append(table)
-            used.update(lines[index:end])
+            used.update(part for line in lines[index:end] for part in parts.get(line, [line]))
         index = max(end, index + 1)
     return tables, used
+
+
+# an interval on a line of its own: the page wrapped a cell's "0.881 (0.856–0.905)" after its value
+# (icu_intubation_ml_models_test_set_scirep_table.md)
+_INTERVAL_LINE = re.compile(r"[(\[] ?-?\d[\d.]* ?(?:[-–—,]|to) ?-?\d[\d.]* ?[)\]]")
+
+
+def _joined_intervals(lines: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """The lines with each interval line joined to the value line before it, and the lines each joined line was
+    made of."""
+    joined: list[str] = []
+    parts: dict[str, list[str]] = {}
+    for line in lines:
+        if joined and _INTERVAL_LINE.fullmatch(line) and _value(joined[-1]) is not None and "(" not in joined[-1]:
+            before = joined.pop()
+            joined.append(f"{before} {line}")
+            parts[joined[-1]] = [*parts.get(before, [before]), line]
+        else:
+            joined.append(line)
+    return joined, parts
 
 
 # a count with its share ("116 (1.01%)", "4,351 (37.92%)"): a group's size, not a result
@@ -67,6 +87,14 @@ def _header_end(lines: list[str], labels: list[bool], start: int) -> int | None:
     return named[-1] + 1
 
 
+def _metric_tail(header: list[str]) -> int:
+    """How many of the header's last cells name metrics."""
+    tail = 0
+    while tail < len(header) and metric_of(header[-1 - tail]) and not not_a_score(header[-1 - tail]):
+        tail += 1
+    return tail
+
+
 def _read_rows(lines: list[str], start: int, header_end: int) -> tuple[Table | None, int]:
     header = lines[start:header_end]
     values = [i for i, cell in enumerate(header) if metric_of(cell) or not_a_score(cell)]
@@ -81,6 +109,11 @@ def _read_rows(lines: list[str], start: int, header_end: int) -> tuple[Table | N
         while index + 1 + count < len(lines) and _value(lines[index + 1 + count]) is not None:
             count += 1
         cells = [_MARK.sub("", line) for line in lines[index + 1 : index + 1 + count]]
+        if not rows and count not in (len(values), len(scored)) and 2 <= count <= _metric_tail(header):
+            # the header's first cells span the metric columns under them ("Regression task (mRS score)" over
+            # "MAE", "Classification task" over "AUC", "Sensitivity (%)", ...: asah_*_npj_dm.md): the rows' values
+            # are those of its last columns
+            values = scored = list(range(len(header) - count, len(header)))
         if count in (len(values), len(scored)):
             kept = cells if count == len(scored) else [c for i, c in zip(values, cells, strict=True) if i in scored]
             current, labels = (labels[0] if labels else current), []

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+from contextvars import ContextVar, Token
+from difflib import SequenceMatcher
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -69,6 +71,9 @@ METRIC_WORDS = (
     ("auc", r"AUC|area under the curve|T-?AUC|time-dependent AUC"),  # "The TAUCs of the implemented model were ..."
     # "Test Set (Acc-%)" (medmcqa_paperswithcode_*.md); and said in words: "correctly answering 93.1%", "less
     # accurate in the M1 (GPT-3.5 77.10%, ...)" (german_m1_m2_gpt_gemini_gma2024_egms_abstract.md)
+    # a mean count of right answers, not a share: "the highest mean correct answers (46.4±0.548)" of 50
+    # (tus_emergency_medicine_six_llms_*.md)
+    ("mean correct answers", r"mean (?:number of )?correct (?:answers|responses)"),
     (
         "accuracy",
         r"accuracy|accuracies|acc\.?|acc-%|정답률|정확도|correctly answer(?:ed|ing|s)?|answered correctly|accurate|"
@@ -80,10 +85,13 @@ METRIC_WORDS = (
         r"\d{1,3}(?:\.\d{1,2})? ?% of (?:the |all )?(?:[\w-]+ ){0,2}"
         r"(?:questions|items|cases|answers) correctly)",
     ),
+    # a weighted F1 is another number than the (macro) F1 (pubmedbert_vs_bert_base_pubmedqa_finetune_readme.md)
+    ("f1 weighted", r"weighted[- ]F1(?:[- ]score)?|F1[- ](?:score[- ])?weighted|F1 \(weighted\)"),
     ("f1", r"F1(?:[- ]score)?|macro[- ]F1|F1 ?점수"),
     # a table's "Sens." and "Spec." (covews_timeframe_models_supplementary_table.md); the period is needed
-    ("sensitivity", r"sensitivity|sens\.|민감도"),
-    ("specificity", r"specificity|spec\.|특이도"),
+    # and a table header's "Sen (95% CI)", "Spec (95% CI)" (critical_interventions_xgboost_table_pmc.md), capitalised
+    ("sensitivity", r"sensitivity|sens\.|(?-i:Sens?|SENS?)(?= ?\(|$)|민감도"),
+    ("specificity", r"specificity|spec\.|(?-i:Spec|SPEC)(?= ?\(|$)|특이도"),
     ("precision", r"precision|prec\.?|PPV|positive predictive value|정밀도|양성 ?예측도"),
     # its own metric, so a negative predictive value is not read as the specificity named before it
     # (hpi_discrimination_calibration_cardiac_abstract.md)
@@ -91,6 +99,8 @@ METRIC_WORDS = (
     ("recall", r"recall|rec\.?|재현율"),  # Korean: cardiac_arrest_8h_vital_signs_*_ko.md
     ("false alarm rate", r"false[- ]alarm rates?|오경보율"),
     ("brier", r"(?:integrated )?Brier(?: score)?"),
+    # a binary classifier's Matthews correlation (icu_intubation_ml_models_test_set_scirep_table.md)
+    ("mcc", r"MCC|Matthews(?:'s?)? correlation(?: coefficient)?"),
     # a classifier's calibration (early_horizon_multimodal_icu_mortality_*.md: "expected calibration error, ECE 0.038")
     ("ece", r"ECE|expected calibration error"),
     # a survival model's concordance (cancer_patient_survival_deephit_seblock_cnn_seer_readme_ko.md)
@@ -194,10 +204,59 @@ _SCORE_KIND = re.compile(
 )
 
 
+_KEY_JOIN = re.compile(r"(?<=[A-Za-z0-9])_(?=(?:score|auc)\b)|(?<=\b(?:roc|ROC))_|(?<=\b(?:pr|PR))_")
+
+
+# the metrics a text defines itself ("we introduce ReAcc and ReCon, two reliability metrics": remedqa_*_page.md), for
+# the reading of that one text (rules.read_rules sets them), so that the columns headed with them are measured in them
+_DEFINED_METRICS: ContextVar[re.Pattern[str] | None] = ContextVar("defined_metrics", default=None)
+_NAMED_METRIC = r"([A-Z][A-Za-z0-9@-]{1,20})"
+_INTRODUCED = re.compile(
+    _NAMED_METRIC + r"(?:,? and " + _NAMED_METRIC + r")?,? (?:(?:two|three|new|novel|our|complementary|proposed) ){1,2}"
+    r"(?:[a-z-]{3,20} ){0,2}(?:metrics|measures)\b"
+    r"|\b(?:new|novel|proposed) (?:[a-z-]{3,20} ){0,2}(?:metric|measure),? (?:called |named |termed |dubbed )?"
+    + _NAMED_METRIC
+)
+
+
+def defined_metrics(text: str) -> re.Pattern[str] | None:
+    """The names of the metrics `text` introduces, as one pattern, or None when it introduces none."""
+    names = {
+        name
+        for match in _INTRODUCED.finditer(text[:50_000])
+        for name in match.groups()
+        if name and not _METRIC.fullmatch(name) and not benchmark_pattern().fullmatch(name)
+    }
+    if not names:
+        return None
+    return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?![\w-])")
+
+
+def reading_metrics_of(pattern: re.Pattern[str] | None) -> Token[re.Pattern[str] | None]:
+    return _DEFINED_METRICS.set(pattern)
+
+
+def done_reading_metrics(token: Token[re.Pattern[str] | None]) -> None:
+    _DEFINED_METRICS.reset(token)
+
+
 def metrics_in(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, canonical name) of every metric word in `text`."""
+    """(start, end, canonical name) of every metric word in `text`, and of the metrics the text being read defines."""
+    own = _DEFINED_METRICS.get()
+    if own is not None:
+        defined = [(m.start(), m.end(), m.group(1).lower()) for m in own.finditer(text)]
+        if defined:
+            covered = {i for start, end, _ in defined for i in range(start, end)}
+            rest = [m for m in _metrics_in(text) if m[0] not in covered]
+            return sorted(defined + rest)
+    return _metrics_in(text)
+
+
+def _metrics_in(text: str) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
-    for match in _METRIC.finditer(text):
+    # a program's key joins a metric's words with an underscore: "F1_score", "roc_auc" (icu_intubation_*_table.md);
+    # not its variant's ("acc_norm" is no accuracy)
+    for match in _METRIC.finditer(_KEY_JOIN.sub(" ", text)):
         name = next(METRIC_WORDS[int(k[1:])][0] for k, v in match.groupdict().items() if v)
         if name == "score" and found and match.start() - found[-1][1] <= 3:
             continue  # "(AUPRC) scores", "Brier score": the score of the metric just named
@@ -212,7 +271,23 @@ def metric_of(text: str) -> str | None:
     return found[0][2] if found else None
 
 
+# the long metric words a table's header may misspell: "Acurracy (95%CI)" (postop_aki_*_table2_pmc.md), "Specifity"
+_SPELT = ("accuracy", "sensitivity", "specificity", "precision")
+
+
+def misspelt_metric(label: str) -> str | None:
+    """The metric a header's first word misspells by a letter or two, else None."""
+    first = re.match(r"[A-Za-z]{7,14}", label.strip())
+    if first is None:
+        return None
+    word = first.group().lower()
+    return next((name for name in _SPELT if SequenceMatcher(None, word, name).ratio() >= 0.84), None)
+
+
 def is_benchmark_or_metric(name: str) -> bool:
+    own = _DEFINED_METRICS.get()
+    if own is not None and own.fullmatch(name):
+        return True
     head = name.split("-", 1)[0]
     found = benchmark_pattern().fullmatch(name) or _METRIC.fullmatch(name) or _METRIC.fullmatch(name[:-1])
     variant = "-" in name and benchmark_pattern().fullmatch(head) is not None  # "MedQA-U...", a benchmark variant

@@ -303,6 +303,10 @@ def is_model_name(name: str) -> bool:
             return False  # "train/val", "yes/no/maybe", "b/c": words, not an org and a model
         if all(re.fullmatch(r"[a-z]{3,20}s", part) for part in parts):
             return False  # "diagnoses/procedures", "tokens/words": plural nouns
+        if len(parts) == 2 and re.fullmatch(r"[A-Za-z][a-z]{2,19}/[a-z]{3,20}", name):
+            # "renal/metabolic markers", "Inpatient/outpatient": two words; a hub id in prose has a digit, a capital
+            # or a hyphen in its name (icu_aki_24h_forecast_*_summary.md)
+            return False
         if not re.fullmatch(r"[A-Za-z0-9][\w.-]{0,60}/[A-Za-z0-9][\w.+-]{0,100}", name):
             return False  # a phrase with a slash in it, not a hub id
         org, _, rest = name.partition("/")

@@ -218,6 +218,9 @@ _IN_A_ROW_OF_NUMBERS = re.compile(r"^[ \t]-?\d[\d.]*%?[ \t]-?\.?\d")
 _IN_A_ROW_OF_NUMBERS_BEFORE = re.compile(r"\d[ \t]-?\d[\d.]*%?[ \t]$")
 
 
+_BINARY = re.compile(r"\b[01] (?:or|and|to) [01]\b")
+
+
 def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     """Whether the number `match` (group 1 the digits, group 2 a percent sign) is something other than a result."""
     written, start, end = match.group(1), match.start(), match.end()
@@ -237,6 +240,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True
     if written.isdigit() and match.group(2) is None and (_COUNT_AFTER.match(after) or _COUNT_BEFORE.search(before)):
         return True  # a count: "passing 2 of 3 Polish versions and all 3 English versions"
+    if written.isdigit() and match.group(2) is None and _BINARY.search(sentence, max(0, start - 8), end + 8):
+        return True  # the values a score can take, not one it took: "(0 or 1)", "either 1 or 0" (kormed_target_*.md)
     if re.match(r"^(?:st|nd|rd|th)\b|^ ?위", after):  # an ordinal or a percentile rank: "1st: TCN", "92.8th", "1위"
         return True
     if re.match(r"^ ?%? ?(?:포인트|p\b|pp\b|percentage points?\b)", after):  # a difference in points: "5%포인트 앞섰다"

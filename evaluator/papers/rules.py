@@ -28,7 +28,14 @@ from evaluator.papers.identifiers import (
 )
 from evaluator.papers.lined import lined_tables
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
-from evaluator.papers.measures import benchmarks_in, metric_words, metrics_in
+from evaluator.papers.measures import (
+    benchmarks_in,
+    defined_metrics,
+    done_reading_metrics,
+    metric_words,
+    metrics_in,
+    reading_metrics_of,
+)
 from evaluator.papers.names import is_model_name
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.results_json import json_prose, results_json
@@ -89,10 +96,26 @@ class RuleExtractor:
         return apply_mapping(read_rules(text), text, source=source, extractor=self.name, catalog=self._catalog)
 
 
+_DASHES = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "–", "\ufe63": "-", "\uff0d": "-"})
+_PLUS_MINUS = re.compile(r"\+ ?/ ?-(?= ?\.?\d)")
+
+
 def read_rules(text: str) -> Extraction:
-    """Everything the rules find in `text`, before mapping."""
+    """Everything the rules find in `text`, before mapping, the metrics the text defines known as metrics."""
+    token = reading_metrics_of(defined_metrics(text[:MAX_TEXT]))
+    try:
+        return _read_rules(text)
+    finally:
+        done_reading_metrics(token)
+
+
+def _read_rules(text: str) -> Extraction:
     # a minus sign typeset as U+2212 is a minus: "intercept −0.0218" (eicu_simple_logistic_*_abstract.md)
     text = unglued_labels(with_line_breaks(without_gutter(without_comments(text[:MAX_TEXT])))).replace("\u2212", "-")
+    # and a spread typed as "+/-" is one: "0.821 +/- 0.011" (mimic_mortality_context_*_results_txt.md); the
+    # typographic hyphens are hyphens, and a figure dash a range's dash: "(95% CI 89.1%‒94.9%)", "0.857‐0.873"
+    # (deepseek_r1_openai_usmle_*_abstract.md, vitalcare_ews_*_abstract.md)
+    text = _PLUS_MINUS.sub("±", text).translate(_DASHES)
     matter = read_front_matter(text)
     harness, rest = results_json(text[matter.end :])
     body = json_prose(rest)
@@ -122,6 +145,7 @@ def read_rules(text: str) -> Extraction:
         if len(claims) >= MAX_CLAIMS * 2:
             break
         claims += sentence_claims(sentence, context)
+    claims = _the_one_model(claims, context)
     ioh = read_definition(body).describe() if IOH_PATTERN.search(body) else None
     named = {canonical_dataset(name) for sentence in parts.sentences for _, name in benchmarks_in(sentence)}
     only = named.pop() if len(named) == 1 else None  # the one benchmark the text names: its claims are on it
@@ -147,6 +171,26 @@ def read_rules(text: str) -> Extraction:
     identifiers = find_identifiers(text, matter, ids)
     datasets = _dataset_facts(plain_body, identifiers.hf_datasets)
     return Extraction(models=models, claims=claims, identifiers=identifiers, datasets=datasets)
+
+
+_THE_MODEL_SAID = re.compile(r"\b(?:the|our|this) (?:[\w-]{1,20} ){0,3}?(?:model|algorithm|system)\b", re.I)
+
+
+def _the_one_model(claims: list[ExtractedClaim], context: Context) -> list[ExtractedClaim]:
+    """Claims of "the model" read before the text named any model, as the one model it names: a summary's key finding
+    ("The model achieved high discrimination (AUC 0.88)") above the abstract naming XGBoost
+    (icu_aki_24h_forecast_*_summary.md); none when the text names several models or the claim names a model."""
+    named = set(context.named)
+    if len(named) != 1:
+        return claims
+    model = named.pop()
+    return [
+        claim.model_copy(update={"model": model})
+        # not where the sentence names that model too: "The model reached 61.2%, whereas GPT-4 reached 72.4%"
+        if claim.model is None and _THE_MODEL_SAID.search(claim.evidence or "") and model not in (claim.evidence or "")
+        else claim
+        for claim in claims
+    ]
 
 
 def without_comments(text: str) -> str:

@@ -38,7 +38,9 @@ MAX_PRINTED = 2000
 _KEY_VALUE = re.compile(
     r"^\s{0,8}(?:[-*]\s{1,2})?([A-Za-z][\w ./()-]{0,30}?(?:@\d{1,3})?)\s{0,4}[:=]\s{0,4}"
     # perhaps with its count: "Sensitivity: 0.852 (69/81)"
-    r"(-?\d{0,3}\.\d{1,17}|\d{1,3}(?:\.\d{1,4})?%)\s{0,4}(?:\(\d{1,6} ?/ ?\d{1,6}\))?\s{0,4}[,;]?\s*$"
+    r"(-?\d{0,3}\.\d{1,17}|\d{1,3}(?:\.\d{1,4})?%)\s{0,4}(?:\(\d{1,6} ?/ ?\d{1,6}\))?"
+    # or its spread over runs: "AUROC:\t 0.821 +/- 0.011" (mimic_mortality_context_*_results_txt.md)
+    r"(?:\s{0,4}(?:±|\+ ?/ ?-)\s{0,4}\d{0,3}\.?\d{1,6}%?)?\s{0,4}[,;]?\s*$"
 )
 _DICT_PAIR = re.compile(r"['\"]([A-Za-z][\w ./()-]{0,30}?(?:@\d{1,3})?)['\"]\s{0,2}:\s{0,2}(-?\d{0,3}\.\d{1,17})\b")
 # whose results a line announces: "[DONE] MLP model test results:", "Results for XGBoost:", "Model: GPT-4o",
@@ -49,13 +51,16 @@ _ANNOUNCES = re.compile(
     r"(?:results?|metrics|scores|performance)\b"
     r"|(?:test |eval(?:uation)? |final )?(?:results?|metrics|scores|performance) (?:for|of) (?:the )?"
     r"(?P<b>[A-Za-z][\w.+/-]{1,60})"
-    r"|(?:model|model_name|model name)\s{0,2}[:=]\s{0,2}['\"]?(?P<c>[A-Za-z][\w.+/-]{1,60})"
+    # perhaps after the run's other labels: "Dataset: mimic | Model: baseline_LSTM_64"
+    r"|(?:[A-Za-z][\w ]{0,20}\s{0,2}[:=]\s{0,2}[\w.-]{1,40}\s{0,2}[|,;]\s{0,2}){0,3}"
+    r"(?:model|model_name|model name)\s{0,2}[:=]\s{0,2}['\"]?(?P<c>[A-Za-z][\w.+/-]{1,60})"
     r"|(?:evaluating|testing) (?:the )?(?P<d>[A-Za-z][\w.+/-]{1,60})"
     r")",
     re.I,
 )
 _LABEL = re.compile(r"^\s{0,3}(?:#{1,6}\s{0,2})?([^:#\n]{1,40}?):?\s*$")
 _NOT_NAMED = re.compile(r"^(?:the|our|this|that|each|every|best|final|base|baseline|proposed|trained|new|a|an)$", re.I)
+_RULE_LINE = re.compile(r"^\s{0,8}[=*_~-]{3,}\s*$")
 _COUNT_LINE = re.compile(r"^\s{0,8}(?:TP|FP|TN|FN|confusion matrix)\b", re.I)
 
 
@@ -196,13 +201,14 @@ def _announced(lines: list[str], at: int) -> tuple[str | None, str | None]:
     counts ("TP: 496, FP: 201") and blank lines; and the short label above that line ("5%:"), as its setting."""
     for back in range(at, max(-1, at - 6), -1):
         line = lines[back]
-        if back < at and (not line.strip() or _COUNT_LINE.match(line)):
-            continue
+        if back < at and (not line.strip() or _COUNT_LINE.match(line) or _RULE_LINE.match(line)):
+            continue  # a blank line, counts, or a rule under the announcing line ("=====")
         found = _ANNOUNCES.match(line)
         if found:
             name = next(g for g in found.group("a", "b", "c", "d") if g)
             # "MLP model test results": the line says it is a model, whatever its shape; else its shape must say so
-            said = bool(found.group("kind")) and not _NOT_NAMED.match(name)
+            # and so does a "Model:" label ("Model: context_RNN_64_0.01", a run's name)
+            said = bool(found.group("kind") or found.group("c")) and not _NOT_NAMED.match(name)
             if NOT_A_MODEL.match(name) or is_benchmark_or_metric(name) or not (said or is_model_name(name)):
                 return None, None
             return name, _label_above(lines, back)

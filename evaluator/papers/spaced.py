@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from evaluator.papers.measures import metrics_in
 from evaluator.papers.names import models_in
 from evaluator.papers.segment import Table
 
@@ -21,8 +22,11 @@ def spaced_tables(text: str) -> list[Table]:
     for index, head in enumerate(lines[:-2]):
         if not (rowlike[index + 1] and rowlike[index + 2]):
             continue  # a header needs two rows under it; most lines are no header, and models_in costs
-        named = [name for _, name in models_in(head)]
-        if len(named) < 2 or len(head) > 200 or "|" in head:
+        if len(head) > 200 or "|" in head:
+            continue
+        measures = _metric_header(head)
+        named = measures[1:] if measures else [name for _, name in models_in(head)]
+        if len(named) < 2:
             continue
         rows = []
         for line in lines[index + 1 : index + 1 + MAX_SPACED_ROWS]:
@@ -30,13 +34,34 @@ def spaced_tables(text: str) -> list[Table]:
             if row is None or len(row.group(2).split()) != len(named):
                 break
             rows.append([row.group(1), *row.group(2).split()])
-        if len(rows) >= 2:
+        if len(rows) >= 2 and measures:
+            tables.append(
+                Table(measures, rows, [head] + [" ".join(r) for r in rows], "\n".join(lines[max(0, index - 3) : index]))
+            )
+        elif len(rows) >= 2:
             corner = head.split(" ", 1)[0] if not head.startswith(named[0]) else ""
             tables.append(Table([corner, *named], rows, [head] + [" ".join(r) for r in rows], ""))
     return tables
 
 
 MAX_SPACED_ROWS = 200
+# what may stand between a spaced header's metrics: a unit or an interval's label ("Sensitivity (%)", "AUC (95% CI)")
+_BETWEEN = re.compile(r"\s*(?:\((?:%|95% ?CI|CI)\))?\s*")
+
+
+def _metric_header(head: str) -> list[str] | None:
+    """A spaced header of metrics after a corner of a few words ("Models AUC Recall Accuracy F1 score Sensitivity
+    Specificity": seven_ml_models_vs_sofa_saps2_*_pmc.md): the corner, then each metric as written; else None."""
+    found = metrics_in(head)
+    if len(found) < 2 or len(head[: found[0][0]].split()) > 3:
+        return None
+    cells = []
+    for (start, end, _), after in zip(found, [*[f[0] for f in found[1:]], len(head)], strict=True):
+        between = _BETWEEN.match(head, end, after)
+        if between is None or between.end() != after:
+            return None
+        cells.append(head[start:after].strip())
+    return [head[: found[0][0]].strip(), *cells]
 
 
 # a row of a table rendered with spaces whose cells are values with their intervals, among p-values and other

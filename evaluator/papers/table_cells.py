@@ -8,7 +8,7 @@ import re
 
 from evaluator.papers.attribution import Context
 from evaluator.papers.claims import canonical_dataset
-from evaluator.papers.measures import benchmark_of, benchmarks_in, metric_of
+from evaluator.papers.measures import benchmark_of, benchmarks_in, metric_of, misspelt_metric
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.segment import Table
 from evaluator.papers.table_shapes import NAMES_A_MEASURE, cell_ci, cell_number, not_a_score
@@ -87,6 +87,7 @@ def cell_claim(
         return None
     # but "R²" is a metric's own name, read before its mark is taken off
     metric = metric or metric_of(written) or metric_of(label) or metric_of(corner) or metric_of(table.caption)
+    metric = metric or misspelt_metric(label)
     dataset = canonical_dataset(benchmark_of(label) or benchmark_of(corner) or benchmark_of(table.caption))
     metric_words = context.metric_words if context else {}
     first = re.match(r"[^\W\d_]{3,}", label.strip())

@@ -6,13 +6,18 @@ from __future__ import annotations
 
 import re
 
-from evaluator.papers.measures import benchmark_of, metric_of
+from evaluator.papers.measures import benchmark_of, is_benchmark_or_metric, metric_of
 from evaluator.papers.names import heading_model, is_model_name
 from evaluator.papers.segment import Table
 
 _SPAN = re.compile(r"^-?\d{0,3}\.?\d{1,4} ?[-–] ?\d{0,3}\.?\d{1,4}$")  # "0.915-0.909": a range, a value column's
 MODEL_HEADER = re.compile(
-    r"^(?:models?|methods?|systems?|model names?|llms?|algorithms?|classifiers?|approach(?:es)?|모델)$", re.I
+    r"^(?:models?|methods?|systems?|model names?|llms?|algorithms?|classifiers?|approach(?:es)?|모델|"
+    # or a joint corner, "Cohort and Models" (sepsis_ards_mortality_*_scirep_table.md), or the kind of model
+    # ("ML models"); not a stage's column ("| Metric | Base Model | Fine-tuned Model |")
+    r"(?:[A-Za-z-]{2,20} ){0,2}[A-Za-z-]{2,20}(?: and| &| ?/|,) (?:models?|algorithms?|classifiers?)|"
+    r"(?:ML|machine[- ]learning|deep[- ]learning|prediction|predictive|candidate|compared) (?:models?|algorithms?))$",
+    re.I,
 )
 # a cell opening with a bound ("< 96.4%", "~60%") or a word ("TBA", "n/a") is no number already (cell_number)
 _CELL_BOUND = re.compile(r"target|goal", re.I)
@@ -207,6 +212,10 @@ _COST_COLUMN = re.compile(
     r"\bvram\b|\btrain(?:ing)?[ _-]?(?:split|size|samples?|examples?|set size)\b|"
     # the operating point a row was read at: "| Model | Threshold | Sensitivity |" (aki_nephrotoxic_drugs_*.md)
     r"\bthresholds?\b|\bcut-?offs?\b|\boperating point\b|"
+    # and the index that chose it, which no text reports as a model's result (postop_aki_*_table2_pmc.md)
+    r"\byouden\b|"
+    # nor a test's likelihood ratios: "LR+", "LR–", "PLR", "NLR" (mortality_mla_vs_mews_*_pmc.md, sepsis_qsofa_*.md)
+    r"\blikelihood ratio|^(?:LR ?[+–-]|[PN]LR)$|"
     # how common the outcome is: "Train Prevalence", "Test Prevalence" (mimic3_benchmarks_task_statistics_tables.md)
     r"\bprevalence\b|\bincidence\b|"
     # a paper's figures a reproduction cites beside its own: "| Model | Reported Avg. | Experiment Avg. |"
@@ -359,4 +368,16 @@ def caption_model(caption: str) -> str | None:
     """The one model a table's heading names, in a report with a section per model: "#### llama-2-FineTuned -
     Category Performance" over "| Category | Accuracy |" (medical_llm_evaluation_report_llama2_mixtral_*.md)."""
     heading = re.search(r"#{2,6} ([^#]{2,80})$", caption)
-    return heading_model(heading.group(1)) if heading else None
+    if heading:
+        return heading_model(heading.group(1))
+    # or a journal table's caption, of one model's results: "... according to the machine learning method (XGBoost)"
+    # (critical_interventions_xgboost_table_pmc.md), "Performance of the XGBoost model in the test cohort"
+    named = {m.group(1) or m.group(2) for m in _CAPTION_MODEL.finditer(caption)}
+    named = {name for name in named if is_model_name(name) and not is_benchmark_or_metric(name)}
+    return named.pop() if len(named) == 1 else None
+
+
+_CAPTION_MODEL = re.compile(
+    r"\b(?:model|method|algorithm|classifier)s? \(([A-Z][\w.+-]{1,30}(?: [\w.+-]{1,20}){0,2})\)"
+    r"|\bof the ([A-Z][\w.+-]{1,30}) (?:model|algorithm|classifier)\b"
+)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from evaluator.papers.attribution import Context
+from evaluator.papers.journal_tables import with_corner_restored, without_footnote_letters
 from evaluator.papers.measures import benchmark_of, metric_of, metrics_in
 from evaluator.papers.names import is_model_name, models_in
 from evaluator.papers.record import ExtractedClaim
@@ -122,7 +123,8 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     """One claim per numeric result cell, by row and column header."""
     if not table.header or is_training_log(table):
         return []
-    table = model_column_first(without_rank_columns(with_sub_header(without_prior_work(reported_approximately(table)))))
+    table = with_corner_restored(without_footnote_letters(reported_approximately(table)))
+    table = model_column_first(without_rank_columns(with_sub_header(without_prior_work(table))))
     long = _long_claims(table, context.subjects)
     if long is not None:
         return long
@@ -210,7 +212,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
                     model, label = _without_metrics(column) or column, f"{above} {column}"
             elif by_metric_rows or not (model_column or _looks_like_model(row[0])):
                 owner = headed or (context.subjects[0] if len(context.subjects) == 1 else None)
-                if owner is None:
+                if owner is None or not_a_score(column):
                     continue  # a row of results without a model: only a single-model card says whose
                 model, label = owner, row[0] + " " + column
             elif _SETTING_ROW.match(row[0].strip()):

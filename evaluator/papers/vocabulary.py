@@ -70,7 +70,8 @@ _SHOT = re.compile(r"(?<![\w-])(\d{1,2})[- ]?shots?(?!\w)|(zero|one|few)[- ]?sho
 _COT = re.compile(r"(?<![\w-])(?:CoT|chain[- ]of[- ]thought)(?!\w)", re.I)
 _NUMBER = re.compile(r"^[(\[]?([-+]?(?:\d{1,9}(?:\.\d{1,9})?|\.\d{1,9}))\s?(%)?")
 _MARKUP = re.compile(r"[*_`~]{1,3}")
-_PERCENT_HINT = re.compile(r"%|percent", re.I)
+# not the level of an interval: "Accuracy (95%CI)" says nothing of the values' scale (postop_aki_*_table2_pmc.md)
+_PERCENT_HINT = re.compile(r"%(?! ?(?:CI|confidence|credible|C\.I\.))|percent", re.I)
 
 
 def resolve_dataset(name: str | None) -> DatasetName | None:

@@ -1,0 +1,51 @@
+"""Shapes of result tables copied from journal pages: footnote letters run into the names they mark (their superscript
+lost), and a header copied without its empty corner cell."""
+
+from __future__ import annotations
+
+import re
+
+from evaluator.papers.measures import metric_of
+from evaluator.papers.segment import Table
+from evaluator.papers.table_shapes import cell_number
+
+# a footnote's letter run into the name it marks, its superscript lost: "MLAa", "MEWSb", "SAPS-IId", "AUROCe"
+_LETTER_MARKED = re.compile(r"^(.{1,40}?[A-Z0-9+)–-])([a-h])$")
+
+
+def without_footnote_letters(table: Table) -> Table:
+    """A table whose header and row labels carry footnote letters run into them (mortality_mla_vs_mews_*_pmc.md), with
+    the letters taken off: three or more labels ending in a lower-case letter after a capital, a digit or a sign,
+    lettered a, b, c, ... in reading order."""
+    labels = [*table.header, *[row[0] for row in table.rows if row]]
+    letters = [m.group(2) for label in labels if (m := _LETTER_MARKED.match(label.strip()))]
+    if len(letters) < 3 or letters != [chr(ord("a") + i) for i in range(len(letters))]:
+        return table
+
+    def unmarked(cell: str) -> str:
+        marked = _LETTER_MARKED.match(cell.strip())
+        return marked.group(1) if marked else cell
+
+    header = [unmarked(cell) for cell in table.header]
+    rows = [[unmarked(row[0]), *row[1:]] if row else row for row in table.rows]
+    return Table(header, rows, table.lines, table.caption)
+
+
+def with_corner_restored(table: Table) -> Table:
+    """A table whose header was copied without its empty corner cell ("| AUROC (CI) | AUPRC (CI) | ... | |" over
+    "| A-line | 0.913 (0.899–0.927) | ... |": critical_interventions_xgboost_table_pmc.md), with the corner put back,
+    so that each header names the column of values under it: the first header names a metric, and every row holds
+    one cell more than the header's named ones, a label before its values."""
+    named = list(table.header)
+    while named and not named[-1].strip():
+        named.pop()
+    rows = [row for row in table.rows if any(cell.strip() for cell in row)]
+    if not named or not metric_of(named[0]) or not rows:
+        return table
+    labelled = all(
+        len([c for c in row if c.strip()]) == len(named) + 1 and row[0].strip() and cell_number(row[0]) is None
+        for row in rows
+    )
+    if not labelled:
+        return table
+    return Table(["", *named], table.rows, table.lines, table.caption)

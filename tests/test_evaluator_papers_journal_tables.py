@@ -1,0 +1,159 @@
+"""Result tables as journal pages give them when copied: an interval wrapped onto its own line under its value, a
+header copied without its empty corner cell over rows of outcomes, a caption naming the one model, the short and
+programmatic names of metrics ("Sen", "Spec", "F1_score", "MCC"), and the values a score can take; written here in
+forms the corpus does not hold."""
+
+from __future__ import annotations
+
+from tests.papers_support import found, read_text
+
+WRAPPED = """Table 3 Discrimination in the temporal validation cohort
+
+Algorithm
+
+AUROC (95% CI)
+
+Sens (95% CI)
+
+F1_score
+
+MCC
+
+GBM
+
+0.842
+
+(0.811–0.870)
+
+0.791
+
+(0.744–0.833)
+
+0.402
+
+0.377
+
+Ridge regression
+
+0.803
+
+(0.770–0.834)
+
+0.735
+
+(0.684–0.781)
+
+0.361
+
+0.329
+"""
+
+
+def test_an_interval_wrapped_onto_its_own_line_stays_with_its_value() -> None:
+    record = read_text(WRAPPED)
+    assert found(record) == {
+        ("GBM", "auroc", 0.842),
+        ("GBM", "sensitivity", 0.791),
+        ("GBM", "f1", 0.402),
+        ("GBM", "mcc", 0.377),
+        ("Ridge regression", "auroc", 0.803),
+        ("Ridge regression", "sensitivity", 0.735),
+        ("Ridge regression", "f1", 0.361),
+        ("Ridge regression", "mcc", 0.329),
+    }
+    assert [c.ci for c in record.claims if c.value == 0.842] == [[0.811, 0.87]]
+
+
+CORNERLESS = """Table 4.
+Discrimination for each outcome, 48 h ahead, of the gradient boosting model (LightGBM).
+| AUROC (CI) | Spec (95% CI) | NPV (95% CI) | |
+|---|---|---|---|
+| Vasopressor start |
+0.881 (0.860–0.902) |
+0.803 (0.771–0.833) |
+0.991 (0.988–0.994) |
+|
+Renal replacement therapy |
+0.917 (0.890–0.944) |
+0.842 (0.800–0.880) |
+0.998 (0.997–0.999) |
+"""
+
+
+def test_a_header_copied_without_its_corner_names_the_columns_of_values_under_it() -> None:
+    assert found(read_text(CORNERLESS)) == {
+        ("LightGBM", "auroc", 0.881),
+        ("LightGBM", "specificity", 0.803),
+        ("LightGBM", "npv", 0.991),
+        ("LightGBM", "auroc", 0.917),
+        ("LightGBM", "specificity", 0.842),
+        ("LightGBM", "npv", 0.998),
+    }
+
+
+def test_rows_of_outcomes_under_a_caption_naming_two_models_are_nobodys() -> None:
+    text = CORNERLESS.replace("of the gradient boosting model (LightGBM)", "of LightGBM and of logistic regression")
+    assert found(read_text(text)) == set()
+
+
+def test_a_count_column_of_a_single_models_table_gives_no_claim() -> None:
+    text = (
+        "Results of the classifier model (XGBoost) by subset.\n\n| Subset | # of cases | Accuracy |\n|---|---|---|\n"
+        "| Cardiology | 100 | 0.71 |\n| Nephrology | 250 | 0.64 |\n"
+    )
+    assert found(read_text(text)) == {("XGBoost", "accuracy", 0.71), ("XGBoost", "accuracy", 0.64)}
+
+
+def test_the_values_a_score_can_take_are_no_result() -> None:
+    text = "MedCheck-7B is scored per item.\n\n- exact_answer_score: the option letter matches (0 or 1)\n"
+    assert found(read_text(text)) == set()
+
+
+def test_a_table_rendered_with_spaces_under_a_header_of_metrics_is_read_by_column() -> None:
+    text = (
+        "Table 3.\n\nDiscrimination on the hold-out set\n\n"
+        "Classifiers AUROC Brier score Sensitivity\n"
+        "Elastic net 0.771 0.102 0.690\nExtra trees 0.802 0.095 0.733\nNEWS2 0.688 0.131 0.540\n"
+    )
+    assert found(read_text(text)) == {
+        ("Elastic net", "auroc", 0.771),
+        ("Elastic net", "brier", 0.102),
+        ("Elastic net", "sensitivity", 0.69),
+        ("Extra trees", "auroc", 0.802),
+        ("Extra trees", "brier", 0.095),
+        ("Extra trees", "sensitivity", 0.733),
+        ("NEWS2", "auroc", 0.688),
+        ("NEWS2", "brier", 0.131),
+        ("NEWS2", "sensitivity", 0.54),
+    }
+
+
+def test_header_cells_spanning_the_metric_columns_leave_the_rows_their_last_columns() -> None:
+    page = (
+        "Table 2 Results on the external sets\n\nLength of stay (days)\n\nIn-hospital death\n\nMAE\n\nAUROC\n\n"
+        "Specificity (%)\n\nSite B\n\nGRU-D\n\n2.41 (2.30–2.52)\n\n0.84 (0.80–0.88)\n\n81.2 (77.0–85.1)\n\n"
+        "Gradient boosting\n\n2.66 (2.51–2.80)\n\n0.81 (0.77–0.85)\n\n78.4 (74.1–82.6)\n"
+    )
+    assert found(read_text(page)) == {
+        ("GRU-D", "mae", 2.41),
+        ("GRU-D", "auroc", 0.84),
+        ("GRU-D", "specificity", 0.812),
+        ("Gradient boosting", "mae", 2.66),
+        ("Gradient boosting", "auroc", 0.81),
+        ("Gradient boosting", "specificity", 0.784),
+    }
+
+
+def test_footnote_letters_run_into_names_and_misspelt_metrics_and_cut_off_statistics() -> None:
+    text = (
+        "| Statistic | CNN-ECGa | qSOFAb | NEWSc |\n|---|---|---|---|\n| AUCd | 0.81 | 0.66 | 0.70 |\n"
+        "| Specifity (95%CI) | 0.77 | 0.52 | 0.58 |\n| Youden index | 0.41 | 0.18 | 0.25 |\n| LR+ | 2.9 | 1.3 | 1.6 |\n"
+    )
+    assert found(read_text(text)) == {
+        ("CNN-ECG", "auc", 0.81),
+        ("qSOFA", "auc", 0.66),
+        ("NEWS", "auc", 0.7),
+        ("CNN-ECG", "specificity", 0.77),
+        ("qSOFA", "specificity", 0.52),
+        ("NEWS", "specificity", 0.58),
+    }
