@@ -171,3 +171,20 @@ def test_interval_rows_under_a_spaced_header_of_metrics_and_a_list_of_abbreviati
         ("NEWS:ML", "auroc", 0.812),
         ("NEWS:ML", "auprc", 0.088),
     }
+
+
+def test_a_sub_header_of_metrics_over_cohorts_in_rows_ending_with_an_empty_cell() -> None:
+    text = (
+        "Table 2.\nDiscrimination by cohort\n| Model | Training cohort | Test cohort | |||\n|---|---|---|---|---|---|\n"
+        "| AUROC (95% CI) | Nagelkerke R-square (%) | AUROC (95% CI) | Hosmer-Lemeshow test | ||\n"
+        "| SOFA-ML | 0.801 (0.790 to 0.812) | 21.4 | 0.784 (0.770 to 0.798) | 0.412 | |\n"
+        "| qSOFA | 0.702 (0.689 to 0.715) | 9.8 | 0.695 (0.679 to 0.711) | 0.038 | |\n"
+    )
+    assert found(read_text(text)) == {
+        ("SOFA-ML", "auroc", 0.801),
+        ("SOFA-ML", "r2", 0.214),
+        ("SOFA-ML", "auroc", 0.784),
+        ("qSOFA", "auroc", 0.702),
+        ("qSOFA", "r2", 0.098),
+        ("qSOFA", "auroc", 0.695),
+    }

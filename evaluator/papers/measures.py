@@ -128,7 +128,7 @@ METRIC_WORDS = (
     # keeps its written variant ("BLEU-4", "ROUGE-L")
     ("log loss", r"log[- ]?loss|cross[- ]entropy(?: loss)?"),  # "AUC 0.806 and log loss 0.243" (eicu_simple_*.md)
     # a regression's explained variance and a correlation (icu_mortality_los_24h_mimic4_xgboost_elastic_net_*.md)
-    ("r2", r"R²|R2|R-squared|coefficient of determination"),
+    ("r2", r"R²|R2|R[- ]squared?|coefficient of determination"),  # "Nagelkerke's R-Square (%)" (ed_pneumonia_*.md)
     ("pearson correlation", r"Pearson(?:'s)? (?:correlation(?: coefficient)?|r)"),
     ("bertscore", r"BERT ?Score"),
     ("rouge-1", r"ROUGE-?1"),

@@ -11,7 +11,7 @@ from evaluator.papers.claims import canonical_dataset
 from evaluator.papers.measures import benchmark_of, benchmarks_in, metric_of, misspelt_metric
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.segment import Table
-from evaluator.papers.table_shapes import NAMES_A_MEASURE, cell_ci, cell_number, not_a_score
+from evaluator.papers.table_shapes import MODEL_HEADER, NAMES_A_MEASURE, cell_ci, cell_number, not_a_score
 from evaluator.papers.vocabulary import has_percent_hint, read_value, settings_of, subset_of
 
 # a measure named in words: "Semantic Similarity", "OE Keywords" (pubmedbert_pubmedqa_bm25_readme_table.md,
@@ -86,7 +86,9 @@ def cell_claim(
     if raw is None or not_a_score(label) or not model.strip():
         return None
     # but "R²" is a metric's own name, read before its mark is taken off
-    metric = metric or metric_of(written) or metric_of(label) or metric_of(corner) or metric_of(table.caption)
+    # a corner heading the models ("| Score | AUROC | Hosmer-Lemeshow Test |", the scores compared) names no metric
+    cornered = None if MODEL_HEADER.match(corner.strip()) or corner.strip().lower() == "score" else metric_of(corner)
+    metric = metric or metric_of(written) or metric_of(label) or cornered or metric_of(table.caption)
     metric = metric or misspelt_metric(label)
     dataset = canonical_dataset(benchmark_of(label) or benchmark_of(corner) or benchmark_of(table.caption))
     metric_words = context.metric_words if context else {}

@@ -14,7 +14,7 @@ _SPAN = re.compile(r"^-?\d{0,3}\.?\d{1,4} ?[-–] ?\d{0,3}\.?\d{1,4}$")  # "0.91
 MODEL_HEADER = re.compile(
     r"^(?:models?|methods?|systems?|model names?|llms?|algorithms?|classifiers?|approach(?:es)?|모델|"
     # the scores a clinical table compares are its models (ward_early_warning_scores_haven_*_pmc.md)
-    r"scoring (?:systems?|tools?)|(?:risk|early warning|severity|clinical) scores?|"
+    r"scoring (?:systems?|tools?)|(?:risk|early warning|severity|clinical) scores?|scores|"
     # or a joint corner, "Cohort and Models" (sepsis_ards_mortality_*_scirep_table.md), or the kind of model
     # ("ML models"); not a stage's column ("| Metric | Base Model | Fine-tuned Model |")
     r"(?:[A-Za-z-]{2,20} ){0,2}[A-Za-z-]{2,20}(?: and| &| ?/|,) (?:models?|algorithms?|classifiers?)|"
@@ -93,6 +93,13 @@ def model_column_first(table: Table) -> Table:
     return Table(moved(table.header), [moved(row) for row in table.rows], table.lines, table.caption)
 
 
+def _without_trailing_empties(cells: list[str]) -> list[str]:
+    end = len(cells)
+    while end and not cells[end - 1].strip():
+        end -= 1
+    return cells[:end]
+
+
 def with_sub_header(table: Table) -> Table:
     """A header written on two rows, groups over metrics ("| IDH | Model | Internal validation | External validation
     |" over "| AUROC (min-max) | AUPRC (min-max) | AUROC (p-value) | AUPRC (p-value) |":
@@ -103,7 +110,9 @@ def with_sub_header(table: Table) -> Table:
     sub = [c.strip() for c in table.rows[0] if c.strip()]
     if len(sub) < 2 or sum(1 for c in sub if metric_of(c)) < 2:
         return table
-    width = max(len(row) for row in table.rows[1:])
+    # the rows' width without the empty cells a copied row may end with ("| 4C Mortality Score | 0.786 | ... | |":
+    # covid_4c_mortality_score_vs_xgboost_table3_bmj_pmc.md)
+    width = max(len(_without_trailing_empties(row)) for row in table.rows[1:])
     header = [*table.header, *[""] * (width - len(table.header))][:width]
     first = width - len(sub)
     groups = [c.strip() for c in header[first:] if c.strip()]
@@ -215,9 +224,9 @@ _COST_COLUMN = re.compile(
     # the operating point a row was read at: "| Model | Threshold | Sensitivity |" (aki_nephrotoxic_drugs_*.md)
     r"\bthresholds?\b|\bcut-?offs?\b|\boperating point\b|"
     # and the index that chose it, which no text reports as a model's result (postop_aki_*_table2_pmc.md)
-    r"\byouden\b|"
+    r"\byouden\b|\bhosmer|"
     # nor a test's likelihood ratios: "LR+", "LR–", "PLR", "NLR" (mortality_mla_vs_mews_*_pmc.md, sepsis_qsofa_*.md)
-    r"\blikelihood ratio|^(?:LR ?[+–-]|[PN]LR)$|"
+    r"\blikelihood ratio|^(?:LR ?[+–-]|[PN]LR)(?: ?\(|$)|"
     # how common the outcome is: "Train Prevalence", "Test Prevalence" (mimic3_benchmarks_task_statistics_tables.md)
     r"\bprevalence\b|\bincidence\b|"
     # a paper's figures a reproduction cites beside its own: "| Model | Reported Avg. | Experiment Avg. |"
