@@ -188,3 +188,16 @@ def test_a_sub_header_of_metrics_over_cohorts_in_rows_ending_with_an_empty_cell(
         ("qSOFA", "r2", 0.098),
         ("qSOFA", "auroc", 0.695),
     }
+
+
+def test_a_pass_mark_column_is_no_result_and_f1score_is_the_f1() -> None:
+    text = (
+        "| Model | Examination | Score | Pass mark | F1score |\n|---|---|---|---|---|\n"
+        "| Claude 3 Opus | PLES 2023 | 71.5% | 60% | 0.70 |\n| Gemini 1.5 Pro | PLES 2023 | 66.0% | 60% | 0.65 |\n"
+    )
+    assert found(read_text(text)) == {
+        ("Claude 3 Opus", "score", 0.715),
+        ("Claude 3 Opus", "f1", 0.7),
+        ("Gemini 1.5 Pro", "score", 0.66),
+        ("Gemini 1.5 Pro", "f1", 0.65),
+    }

@@ -87,7 +87,7 @@ METRIC_WORDS = (
     ),
     # a weighted F1 is another number than the (macro) F1 (pubmedbert_vs_bert_base_pubmedqa_finetune_readme.md)
     ("f1 weighted", r"weighted[- ]F1(?:[- ]score)?|F1[- ](?:score[- ])?weighted|F1 \(weighted\)"),
-    ("f1", r"F1(?:[- ]score)?|macro[- ]F1|F1 ?점수"),
+    ("f1", r"F1(?:[- ]?score)?|macro[- ]F1|F1 ?점수"),  # and "F1score" (mortality_five_algorithms_*_pmc.md)
     # a table's "Sens." and "Spec." (covews_timeframe_models_supplementary_table.md); the period is needed
     # and a table header's "Sen (95% CI)", "Spec (95% CI)" (critical_interventions_xgboost_table_pmc.md), capitalised
     ("sensitivity", r"sensitivity|sens\.|(?-i:Sens?|SENS?)(?= ?\(|$)|민감도"),

@@ -223,6 +223,8 @@ _COST_COLUMN = re.compile(
     r"\bvram\b|\btrain(?:ing)?[ _-]?(?:split|size|samples?|examples?|set size)\b|"
     # the operating point a row was read at: "| Model | Threshold | Sensitivity |" (aki_nephrotoxic_drugs_*.md)
     r"\bthresholds?\b|\bcut-?offs?\b|\boperating point\b|"
+    # and the mark an exam is passed at: "| Score | Pass mark | Result |" (chatgpt_medical_exams_review_*_pmc.md)
+    r"\bpass(?:ing)?[ -]?(?:marks?|scores?|thresholds?|lines?|grades?)\b|"
     # and the index that chose it, which no text reports as a model's result (postop_aki_*_table2_pmc.md)
     r"\byouden\b|\bhosmer|"
     # nor a test's likelihood ratios: "LR+", "LR–", "PLR", "NLR" (mortality_mla_vs_mews_*_pmc.md, sepsis_qsofa_*.md)
