@@ -39,3 +39,11 @@ def test_an_interval_with_a_figure_dash_or_a_typographic_hyphen_is_no_value() ->
 def test_a_weighted_f1_is_another_measure_than_the_f1() -> None:
     text = "| Model | Macro F1 | Weighted F1 |\n|---|---|---|\n| SciBERT | 0.51 | 0.66 |\n"
     assert found(read_text(text)) == {("SciBERT", "f1", 0.51), ("SciBERT", "f1 weighted", 0.66)}
+
+
+def test_short_forms_of_methods_in_a_list_of_those_compared_are_models() -> None:
+    text = (
+        "LGB showed the best predictive performance for massive transfusion (AUC = 0.912, sensitivity = 0.84) "
+        "compared with GBDT, LR and MLP. The LR+ of LGB was 4.1."
+    )
+    assert found(read_text(text)) == {("LGB", "auc", 0.912), ("LGB", "sensitivity", 0.84)}

@@ -46,6 +46,9 @@ METHODS = re.compile(
     r"KNN|k-NN|bagging|LASSO(?: regression)?|elastic[- ]net|ridge regression|"
     # "gradient boosted trees (GBT) ... the admission GBT model" (icu_admission_mortality_gbt_bmc_abstract.md)
     r"gradient boosted trees?|GBT|GBM|SVM|"
+    # and their short forms in a list of the methods compared: "LGB showed the best ... compared with XGB, CatB,
+    # AdaB, LR, MLP and LSTM" (intraop_hemorrhage_seven_ml_lgb_shanghai_bmc_abstract.md); not "LR+", a ratio
+    r"(?-i:LGB|GBDT|LR(?![+–-]))|"
     r"1D-CNN(?: ?\+ ?LSTM)?|"
     # the same methods named in Korean, a particle after them (ed_90day_mortality_survival_models_linnk_ko.md)
     r"로지스틱 ?회귀(?: ?모델)?|랜덤 ?포레스트|랜덤 ?생존 ?숲|그래디언트 ?부스팅|서포트 ?벡터 ?머신|의사 ?결정 ?나무|"
