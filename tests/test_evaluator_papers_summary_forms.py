@@ -47,3 +47,16 @@ def test_short_forms_of_methods_in_a_list_of_those_compared_are_models() -> None
         "compared with GBDT, LR and MLP. The LR+ of LGB was 4.1."
     )
     assert found(read_text(text)) == {("LGB", "auc", 0.912), ("LGB", "sensitivity", 0.84)}
+
+
+def test_the_clinical_scores_a_model_is_compared_with_are_models() -> None:
+    text = (
+        "XGBoost-ED (AUROC 0.81) outperformed SIRS (AUROC 0.64), REMS (AUROC 0.70) and the Rothman Index (AUROC 0.73)."
+    )
+    record = read_text(text)
+    assert found(record) == {
+        ("XGBoost-ED", "auroc", 0.81),
+        ("SIRS", "auroc", 0.64),
+        ("REMS", "auroc", 0.7),
+        ("Rothman Index", "auroc", 0.73),
+    }

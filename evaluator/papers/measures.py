@@ -256,7 +256,7 @@ def _metrics_in(text: str) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
     # a program's key joins a metric's words with an underscore: "F1_score", "roc_auc" (icu_intubation_*_table.md);
     # not its variant's ("acc_norm" is no accuracy)
-    for match in _METRIC.finditer(_KEY_JOIN.sub(" ", text)):
+    for match in _METRIC.finditer(_KEY_JOIN.sub(" ", text) if "_" in text else text):
         name = next(METRIC_WORDS[int(k[1:])][0] for k, v in match.groupdict().items() if v)
         if name == "score" and found and match.start() - found[-1][1] <= 3:
             continue  # "(AUPRC) scores", "Brier score": the score of the metric just named
