@@ -62,7 +62,7 @@ _CLINICAL_SCORES = re.compile(
     r"(?<![\w-])(q?SOFA|APACHE(?: I{1,3}| IV| [234])?|SAPS(?: I{1,3}| [23])?|MEWS|PIM ?[23]?|PRISM(?: I{1,3}| IV)?|"
     r"KTAS|CURB-65|"
     # and the other early-warning, sepsis, severity and risk scores tables compare models with
-    # (ed_triage_sepsis_*.md, ed_pneumonia_*_int_j_em.md, ward_icu_admission_*_moam_abstract.md, poaf_*_thij_abstract.md)
+    # (ed_triage_sepsis_*.md, ed_pneumonia_*_int_j_em.md, ward_icu_admission_*_moam_abstract.md, poaf_*_thij_*.md)
     r"SIRS|REMS|NEWS ?2?|PELOD(?:-2| 2)?|HATCH|CHA2DS2-VASc|EuroSCORE(?: II)?|MELD|A-DROP|OASIS|LODS|"
     r"Rothman Index|"
     r"Surgical Apgar(?: Score)?)(?![\w-])"

@@ -50,6 +50,9 @@ from evaluator.papers.vocabulary import IOH_PATTERN
 MAX_TEXT = 4_000_000
 MAX_CLAIMS = 1000
 MAX_MODELS = 80
+# a long paper has a few thousand sentences (the corpus's longest text about 2,000); a text of more is a list or a
+# dump, whose later lines are not read as prose (the 1 MB front-matter list of tests/test_evaluator_papers_fuzz.py)
+MAX_SENTENCES = 20_000
 
 _HF_LINK = re.compile(
     r"(?:https?://)?(?:huggingface\.co|hf\.co)/([A-Za-z0-9][\w.-]{0,95})/([A-Za-z0-9][\w.-]{0,95})"
@@ -141,7 +144,7 @@ def _read_rules(text: str) -> Extraction:
         claims += table_claims(table, context)
     for name in {c.model for c in claims if c.model and len(c.model) <= 60 and "|" not in c.model}:
         context.defined.setdefault(name, name)  # a model a table names is a model in the prose too ("TCN achieves")
-    for sentence in parts.sentences:
+    for sentence in parts.sentences[:MAX_SENTENCES]:
         if len(claims) >= MAX_CLAIMS * 2:
             break
         if not _ABBREVIATIONS.match(sentence):  # a table's list of abbreviations: "LAPS-2 = ... score 2"
