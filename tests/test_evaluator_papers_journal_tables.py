@@ -201,3 +201,20 @@ def test_a_pass_mark_column_is_no_result_and_f1score_is_the_f1() -> None:
         ("Gemini 1.5 Pro", "score", 0.66),
         ("Gemini 1.5 Pro", "f1", 0.65),
     }
+
+
+def test_a_header_crossing_groups_with_measures_names_each_columns_measure() -> None:
+    text = (
+        "| Model | Adult Exact | Adult Within-1 | Pediatric Exact | Pediatric Within-1 |\n|---|---|---|---|---|\n"
+        "| Qwen3-8B | 51.0% | 70.2% | 47.5% | 66.0% |\n| Llama-3.1-8B | 45.3% | 64.8% | 40.1% | 60.9% |\n"
+    )
+    assert found(read_text(text)) == {
+        ("Qwen3-8B", "exact", 0.51),
+        ("Qwen3-8B", "within-1", 0.702),
+        ("Qwen3-8B", "exact", 0.475),
+        ("Qwen3-8B", "within-1", 0.66),
+        ("Llama-3.1-8B", "exact", 0.453),
+        ("Llama-3.1-8B", "within-1", 0.648),
+        ("Llama-3.1-8B", "exact", 0.401),
+        ("Llama-3.1-8B", "within-1", 0.609),
+    }

@@ -12,7 +12,7 @@ from evaluator.papers.measures import benchmark_of, benchmarks_in, metric_of, mi
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.segment import Table
 from evaluator.papers.table_shapes import MODEL_HEADER, NAMES_A_MEASURE, cell_ci, cell_number, not_a_score
-from evaluator.papers.vocabulary import has_percent_hint, read_value, settings_of, subset_of
+from evaluator.papers.vocabulary import canonical_metric, has_percent_hint, read_value, settings_of, subset_of
 
 # a measure named in words: "Semantic Similarity", "OE Keywords" (pubmedbert_pubmedqa_bm25_readme_table.md,
 # medical_llm_eval_report_two_finetuned_tables.md)
@@ -142,3 +142,19 @@ def cell_claim(
         evidence=evidence[:2000],
         notes=[reading.note] if reading.note else [],
     )
+
+
+def crossed_measures(columns: list[str]) -> dict[str, str]:
+    """The measure of each column of a header that crosses groups with measures ("| General Exact | General Within-1 |
+    Clinical Exact | Clinical Within-1 | Valid % |": ed_triage_specialty_llm_benchmark_*_summary.md): the part after
+    the group word, where two or more group words each head the same two or more measures; none for other headers."""
+    split = {column: column.strip(" *").split(" ", 1) for column in columns}
+    pairs = {c: (p[0], p[1].strip()) for c, p in split.items() if len(p) == 2 and p[1].strip()}
+    heads = [group for group, _ in pairs.values()]
+    pairs = {c: pair for c, pair in pairs.items() if heads.count(pair[0]) >= 2}
+    groups = {group for group, _ in pairs.values()}  # the group words: no metric ("ReAcc Pro Med.") nor benchmark
+    measures = {measure.lower() for _, measure in pairs.values()}
+    crossed = len(groups) >= 2 and len(measures) >= 2 and len(pairs) == len(groups) * len(measures)
+    if not crossed or any(metric_of(group) or benchmark_of(group) for group in groups):
+        return {}
+    return {column: canonical_metric(measure) for column, (_, measure) in pairs.items()}

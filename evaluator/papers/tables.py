@@ -20,7 +20,7 @@ from evaluator.papers.measures import benchmark_of, metric_of, metrics_in
 from evaluator.papers.names import is_model_name, models_in
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.segment import Table
-from evaluator.papers.table_cells import cell_claim, stage_model
+from evaluator.papers.table_cells import cell_claim, crossed_measures, stage_model
 from evaluator.papers.table_shapes import (
     MODEL_HEADER,
     NAMES_A_MEASURE,
@@ -188,6 +188,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     claims = []
     above = ""
     runs = {} if models_in_header else run_settings(columns, rows)
+    crossed = {} if models_in_header else crossed_measures(columns)
     headed = caption_model(table.caption)
     for row, line in zip(table.rows, table.lines[1:], strict=False):
         above = row[0] if row and row[0].strip() else above  # a blank first cell continues the row above
@@ -221,7 +222,8 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
                 model, label = context.subjects[0], column
             else:
                 model, label = row[0], column
-            named = metric or _described_metric(row, column)
+            # a crossed header's measure where the vocabulary knows none in the column's words
+            named = metric or _described_metric(row, column) or (None if metric_of(column) else crossed.get(column))
             evidence = f"{table.lines[0]}\n{line}"
             claim = cell_claim(
                 table,
