@@ -218,3 +218,11 @@ def test_a_header_crossing_groups_with_measures_names_each_columns_measure() -> 
         ("Llama-3.1-8B", "exact", 0.401),
         ("Llama-3.1-8B", "within-1", 0.609),
     }
+
+
+def test_footnote_letters_from_b_on_acronyms_whose_a_went_to_an_unread_header() -> None:
+    text = (
+        "| Score | Reintubation |\n|---|---|\n| SAPSb | 0.71 (0.69–0.73) |\n| OASISc | 0.74 (0.72–0.76) |\n"
+        "| GBM-AKI | 0.79 (0.77–0.81) |\n"
+    )
+    assert {model for model, _, _ in found(read_text(text))} >= {"SAPS", "OASIS", "GBM-AKI"}

@@ -105,3 +105,23 @@ def test_a_diff_views_hunk_header_between_table_rows_does_not_cut_the_table() ->
         ("Base-7B", "accuracy", 0.51),
         ("Base-7B", "accuracy", 0.703),
     }
+
+
+def test_a_models_rows_of_splits_under_its_name_give_the_model_and_the_split() -> None:
+    page = (
+        "Table 1 | Performance of the prediction models\n\nMethods\n\nAccuracy\n\nAUC\n\nExtra Trees [12]\n\n"
+        "Training\n\n0.861\n\n0.702\n\nTest\n\n0.812\n\n0.655\n\nKNN [31]\n\nTraining\n\n0.790\n\n0.640\n\n"
+        "Validation\n\n0.744\n\n0.611\n"
+    )
+    record = read_text(page)
+    assert found(record) == {
+        ("Extra Trees", "accuracy", 0.861),
+        ("Extra Trees", "auc", 0.702),
+        ("Extra Trees", "accuracy", 0.812),
+        ("Extra Trees", "auc", 0.655),
+        ("KNN", "accuracy", 0.79),
+        ("KNN", "auc", 0.64),
+        ("KNN", "accuracy", 0.744),
+        ("KNN", "auc", 0.611),
+    }
+    assert {c.setting for c in record.claims if c.value in (0.812, 0.744)} == {"Test", "Validation"}

@@ -18,8 +18,13 @@ def without_footnote_letters(table: Table) -> Table:
     the letters taken off: three or more labels ending in a lower-case letter after a capital, a digit or a sign,
     lettered a, b, c, ... in reading order."""
     labels = [*table.header, *[row[0] for row in table.rows if row]]
-    letters = [m.group(2) for label in labels if (m := _LETTER_MARKED.match(label.strip()))]
-    if len(letters) < 3 or letters != [chr(ord("a") + i) for i in range(len(letters))]:
+    marked = [m for label in labels if (m := _LETTER_MARKED.match(label.strip()))]
+    letters = [m.group(2) for m in marked]
+    lettered = bool(letters) and letters == [chr(ord(letters[0]) + i) for i in range(len(letters))]
+    # from "a" over three labels or more; or later letters (the header's went to a line not read as one: "AKIa" over
+    # rows "RQIb", "RSIc": postop_aki_reintubation_*_npj_pmc.md) on two acronyms or more
+    acronyms = all(re.fullmatch(r"[A-Z][A-Z0-9-]{1,9}", m.group(1)) for m in marked)
+    if not lettered or len(letters) < 2 or ((len(letters) < 3 or letters[0] != "a") and not acronyms):
         return table
 
     def unmarked(cell: str) -> str:

@@ -87,6 +87,12 @@ def _header_end(lines: list[str], labels: list[bool], start: int) -> int | None:
     return named[-1] + 1
 
 
+_SPLIT_ROW = re.compile(
+    r"(?i)(?:(?:the )?(?:training|train|test|testing|val|valid|validation|internal|external|temporal|derivation|"
+    r"development|hold-?out|all)(?: (?:set|cohort|data|validation|test))?)"
+)
+
+
 def _metric_tail(header: list[str]) -> int:
     """How many of the header's last cells name metrics."""
     tail = 0
@@ -126,5 +132,10 @@ def _read_rows(lines: list[str], start: int, header_end: int) -> tuple[Table | N
             break
     if len(rows) < 2:
         return None, header_end
+    if sum(bool(_SPLIT_ROW.fullmatch(row[0])) for row in rows) * 2 > len(rows) and all(row[1] for row in rows):
+        # rows of a model's splits under its name ("Random Forest" over "Training", "Test", each with its values:
+        # sepsis_survival_coagulation_heparin_models_table1_jtm.md): the name is the model, the split its setting
+        rows = [[row[1], row[0], *row[2:]] for row in rows]
+        group = ""
     columns = ["Model", group, *[header[i] for i in scored]]
     return Table(columns, rows, [" | ".join(columns), *[" | ".join(row) for row in rows]], ""), index

@@ -128,7 +128,13 @@ def cell_claim(
     if reading is None or reading.value is None:
         return None
     # a mark or a citation is not part of the name: "PubmedBERT(Gu et al., 2022)" (medmcqa_paperswithcode_*.md)
-    model = re.sub(r"\s?[(\[](?:ours|proposed|[^()\[\]]{1,40} et al\.?,? ?\d{4})[)\]]|†", "", model, flags=re.I).strip()
+    # and so is a reference's number: "Radial SVM [40]" (sepsis_survival_coagulation_heparin_models_table1_jtm.md)
+    model = re.sub(
+        r"\s?[(\[](?:ours|proposed|[^()\[\]]{1,40} et al\.?,? ?\d{4})[)\]]|†|\s?\[\d{1,3}(?:[,–-] ?\d{1,3}){0,4}\]",
+        "",
+        model,
+        flags=re.I,
+    ).strip()
     return ExtractedClaim(
         model=model,
         dataset=dataset,
