@@ -226,3 +226,20 @@ def test_footnote_letters_from_b_on_acronyms_whose_a_went_to_an_unread_header() 
         "| GBM-AKI | 0.79 (0.77–0.81) |\n"
     )
     assert {model for model, _, _ in found(read_text(text))} >= {"SAPS", "OASIS", "GBM-AKI"}
+
+
+def test_rows_run_together_on_one_line_are_cut_at_the_headers_width() -> None:
+    text = (
+        "Table 2\n| Models | Accuracy | AUC |\n| Decision tree (DT) model | 0.81 | 0.77 | Gradient boosting (GB) model "
+        "| 0.86 | 0.84 | Stacked ensemble (of DT and GB) | 0.88 | 0.87 |\n|\n"
+    )
+    record = read_text(text)
+    assert found(record) == {
+        ("Decision tree (DT) model", "accuracy", 0.81),
+        ("Decision tree (DT) model", "auc", 0.77),
+        ("Gradient boosting (GB) model", "accuracy", 0.86),
+        ("Gradient boosting (GB) model", "auc", 0.84),
+        ("Stacked ensemble (of DT and GB)", "accuracy", 0.88),
+        ("Stacked ensemble (of DT and GB)", "auc", 0.87),
+    }
+    assert all("Accuracy" in c.evidence and c.evidence.count("|") < 12 for c in record.claims)  # its own row

@@ -311,7 +311,34 @@ def _cells(line: str) -> list[str]:
 
 
 def _table(block: list[str], caption: str) -> Table:
-    return Table(_cells(block[0]), [_cells(line) for line in block[1:]], [line.strip() for line in block], caption)
+    header = _cells(block[0])
+    rows: list[list[str]] = []
+    lines = [block[0].strip()]
+    for line in block[1:]:
+        pieces = _rows_run_together(_cells(line), len(header))
+        rows += pieces
+        # each row keeps a line of its own, the evidence of its claims
+        lines += [line.strip()] if len(pieces) == 1 else ["| " + " | ".join(piece) + " |" for piece in pieces]
+    return Table(header, rows, lines, caption)
+
+
+_NUMBER_CELL = re.compile(r"\s*-?\d[\d.,]*\s*%?\s*")
+
+
+def _rows_run_together(cells: list[str], width: int) -> list[list[str]]:
+    """A row line holding several rows of the header's width run together ("| RF model | 0.90 | 0.95 | LR model |
+    0.73 | 0.58 |": icu_sepsis_ensemble_*_table1.md, a page whose rows lost their line breaks), as those rows: each
+    piece a label and numbers; any other row as it is."""
+    while cells and not cells[-1].strip():
+        cells = cells[:-1]
+    if width < 2 or len(cells) < 2 * width or len(cells) % width:
+        return [cells]
+    pieces = [cells[i : i + width] for i in range(0, len(cells), width)]
+    shaped = all(
+        not _NUMBER_CELL.fullmatch(piece[0]) and all(_NUMBER_CELL.fullmatch(cell) for cell in piece[1:])
+        for piece in pieces
+    )
+    return pieces if shaped else [cells]
 
 
 def _caption(lines: list[str], start: int, end: int) -> str:
