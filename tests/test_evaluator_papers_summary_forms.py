@@ -60,3 +60,8 @@ def test_the_clinical_scores_a_model_is_compared_with_are_models() -> None:
         ("REMS", "auroc", 0.7),
         ("Rothman Index", "auroc", 0.73),
     }
+
+
+def test_a_passing_threshold_of_about_a_value_is_no_result() -> None:
+    text = "Claude 3.5 Sonnet achieved an accuracy of 81% on the 2024 exam, above the passing threshold of around 60%."
+    assert found(read_text(text)) == {("Claude 3.5 Sonnet", "accuracy", 0.81)}

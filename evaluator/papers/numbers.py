@@ -57,7 +57,9 @@ _NOT_BEFORE = re.compile(
     r"(?:greater|higher|lower|smaller|larger|fewer) than|"
     # "achieved the minimum pass rate of 73%" (cardiology_board_exam_chatbots_smw_summary.md); but "a pass rate of
     # 72.3%" is a model's own result (medpalm2_pilot_press.md)
-    r"at most|above|below|under|by|by over|by up to|exceeding|pass(?:ing)? (?:mark|score|threshold) of|minimum of|"
+    # and "the typical passing threshold of around 60%" (ai_beats_doctors_medical_exams_opinion_gogoai_news.md)
+    r"at most|above|below|under|by|by over|by up to|exceeding|minimum of|"
+    r"pass(?:ing)? (?:mark|score|threshold) of(?: around| about| approximately| roughly| nearly)?|"
     r"minimum pass(?:ing)? rate of|"
     # "a cut-off value of 85% carries a sensitivity of 62.4%" (hpi_discrimination_calibration_cardiac_abstract.md)
     r"(?:threshold|cut-?off)(?: value| point| level)?(?: of| at| =| was| is| were)?|"
