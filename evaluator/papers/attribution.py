@@ -37,7 +37,7 @@ _PLAIN_QUALIFIERS = frozenset(
         "prediction predictive learning machine deep language large ai",
     )
 )
-_THE_MODEL = re.compile(
+THE_MODEL = re.compile(
     r"\b(?:the|our|this) (?:[\w-]{1,20} ){0,4}?(?:model|system|algorithm|method|index|variant|version)\b", re.I
 )
 
@@ -177,7 +177,7 @@ def model_for(
     if after and _CONTRAST.search(sentence[numbers[index][1] : after[0][0]]):
         # "X reached 61.2% accuracy, while GPT-4 reached 72.4%": the value is not the later clause's model's but
         # "the model"'s, or a name the reader missed
-        return subject_of(sentence, context) if _THE_MODEL.search(sentence) else NOBODY
+        return subject_of(sentence, context) if THE_MODEL.search(sentence) else NOBODY
     return subject_of(sentence, context, start) or (after[0][1] if len(after) == 1 else None)
 
 
@@ -185,7 +185,7 @@ def subject_of(sentence: str, context: Context, start: int | None = None) -> str
     """ "The model" is the document's one subject; with none, an unnamed model (not guessed: the scalogram
     preprint's "the model" is neither of the two networks it is built from). A sentence naming no model
     continues the one named last (gpt4_korean_medicine_exam_chosun_ko.md)."""
-    described = list(_THE_MODEL.finditer(sentence))
+    described = list(THE_MODEL.finditer(sentence))
     nearest = [m for m in described if start is not None and m.start() < start]
     the_model = nearest[-1] if nearest else (described[0] if described else None)
     if the_model:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from evaluator.papers.measures import metric_of
-from evaluator.papers.segment import Table
+from evaluator.papers.segment import Table, without_trailing_empties
 from evaluator.papers.table_shapes import cell_number
 
 # a footnote's letter run into the name it marks, its superscript lost: "MLAa", "MEWSb", "SAPS-IId", "AUROCe"
@@ -41,9 +41,7 @@ def with_corner_restored(table: Table) -> Table:
     "| A-line | 0.913 (0.899–0.927) | ... |": critical_interventions_xgboost_table_pmc.md), with the corner put back,
     so that each header names the column of values under it: the first header names a metric, and every row holds
     one cell more than the header's named ones, a label before its values."""
-    named = list(table.header)
-    while named and not named[-1].strip():
-        named.pop()
+    named = without_trailing_empties(table.header)
     rows = [row for row in table.rows if any(cell.strip() for cell in row)]
     if not named or not metric_of(named[0]) or not rows:
         return table

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import re
-from contextvars import ContextVar, Token
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from difflib import SequenceMatcher
 from functools import cache
 from pathlib import Path
@@ -232,12 +234,14 @@ def defined_metrics(text: str) -> re.Pattern[str] | None:
     return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?![\w-])")
 
 
-def reading_metrics_of(pattern: re.Pattern[str] | None) -> Token[re.Pattern[str] | None]:
-    return _DEFINED_METRICS.set(pattern)
-
-
-def done_reading_metrics(token: Token[re.Pattern[str] | None]) -> None:
-    _DEFINED_METRICS.reset(token)
+@contextmanager
+def metrics_defined_by(text: str) -> Iterator[None]:
+    """While the block runs, the metrics `text` defines are metrics (see `defined_metrics`)."""
+    token = _DEFINED_METRICS.set(defined_metrics(text))
+    try:
+        yield
+    finally:
+        _DEFINED_METRICS.reset(token)
 
 
 def metrics_in(text: str) -> list[tuple[int, int, str]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-from evaluator.papers.attribution import Context
+from evaluator.papers.attribution import THE_MODEL, Context
 from evaluator.papers.claims import canonical_dataset, sentence_claims
 from evaluator.papers.defined import defined_names
 from evaluator.papers.hypotension import read_definition
@@ -28,14 +28,7 @@ from evaluator.papers.identifiers import (
 )
 from evaluator.papers.lined import lined_tables
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
-from evaluator.papers.measures import (
-    benchmarks_in,
-    defined_metrics,
-    done_reading_metrics,
-    metric_words,
-    metrics_in,
-    reading_metrics_of,
-)
+from evaluator.papers.measures import benchmarks_in, metric_words, metrics_defined_by, metrics_in
 from evaluator.papers.names import is_model_name
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.results_json import json_prose, results_json
@@ -105,11 +98,8 @@ _PLUS_MINUS = re.compile(r"\+ ?/ ?-(?= ?\.?\d)")
 
 def read_rules(text: str) -> Extraction:
     """Everything the rules find in `text`, before mapping, the metrics the text defines known as metrics."""
-    token = reading_metrics_of(defined_metrics(text[:MAX_TEXT]))
-    try:
+    with metrics_defined_by(text[:MAX_TEXT]):
         return _read_rules(text)
-    finally:
-        done_reading_metrics(token)
 
 
 def _read_rules(text: str) -> Extraction:
@@ -178,7 +168,6 @@ def _read_rules(text: str) -> Extraction:
 
 
 _ABBREVIATIONS = re.compile(r"\s*(?:definitions? of )?abbreviations?(?: used)?\s*[:.]", re.I)
-_THE_MODEL_SAID = re.compile(r"\b(?:the|our|this) (?:[\w-]{1,20} ){0,3}?(?:model|algorithm|system)\b", re.I)
 
 
 def _the_one_model(claims: list[ExtractedClaim], context: Context) -> list[ExtractedClaim]:
@@ -192,7 +181,7 @@ def _the_one_model(claims: list[ExtractedClaim], context: Context) -> list[Extra
     return [
         claim.model_copy(update={"model": model})
         # not where the sentence names that model too: "The model reached 61.2%, whereas GPT-4 reached 72.4%"
-        if claim.model is None and _THE_MODEL_SAID.search(claim.evidence or "") and model not in (claim.evidence or "")
+        if claim.model is None and THE_MODEL.search(claim.evidence or "") and model not in (claim.evidence or "")
         else claim
         for claim in claims
     ]

@@ -325,12 +325,19 @@ def _table(block: list[str], caption: str) -> Table:
 _NUMBER_CELL = re.compile(r"\s*-?\d[\d.,]*\s*%?\s*")
 
 
+def without_trailing_empties(cells: list[str]) -> list[str]:
+    """The cells without the empty cells a copied row or header ends with ("| 4C Mortality Score | 0.786 | |")."""
+    end = len(cells)
+    while end and not cells[end - 1].strip():
+        end -= 1
+    return cells[:end]
+
+
 def _rows_run_together(cells: list[str], width: int) -> list[list[str]]:
     """A row line holding several rows of the header's width run together ("| RF model | 0.90 | 0.95 | LR model |
     0.73 | 0.58 |": icu_sepsis_ensemble_*_table1.md, a page whose rows lost their line breaks), as those rows: each
     piece a label and numbers; any other row as it is."""
-    while cells and not cells[-1].strip():
-        cells = cells[:-1]
+    cells = without_trailing_empties(cells)
     if width < 2 or len(cells) < 2 * width or len(cells) % width:
         return [cells]
     pieces = [cells[i : i + width] for i in range(0, len(cells), width)]

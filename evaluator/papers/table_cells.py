@@ -163,4 +163,5 @@ def crossed_measures(columns: list[str]) -> dict[str, str]:
     crossed = len(groups) >= 2 and len(measures) >= 2 and len(pairs) == len(groups) * len(measures)
     if not crossed or any(metric_of(group) or benchmark_of(group) for group in groups):
         return {}
-    return {column: canonical_metric(measure) for column, (_, measure) in pairs.items()}
+    # only where the vocabulary knows no metric in the column's words ("Overall Acc." is accuracy already)
+    return {column: canonical_metric(measure) for column, (_, measure) in pairs.items() if not metric_of(column)}

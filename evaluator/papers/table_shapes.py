@@ -8,7 +8,7 @@ import re
 
 from evaluator.papers.measures import benchmark_of, is_benchmark_or_metric, metric_of
 from evaluator.papers.names import heading_model, is_model_name
-from evaluator.papers.segment import Table
+from evaluator.papers.segment import Table, without_trailing_empties
 
 _SPAN = re.compile(r"^-?\d{0,3}\.?\d{1,4} ?[-–] ?\d{0,3}\.?\d{1,4}$")  # "0.915-0.909": a range, a value column's
 MODEL_HEADER = re.compile(
@@ -93,13 +93,6 @@ def model_column_first(table: Table) -> Table:
     return Table(moved(table.header), [moved(row) for row in table.rows], table.lines, table.caption)
 
 
-def _without_trailing_empties(cells: list[str]) -> list[str]:
-    end = len(cells)
-    while end and not cells[end - 1].strip():
-        end -= 1
-    return cells[:end]
-
-
 def with_sub_header(table: Table) -> Table:
     """A header written on two rows, groups over metrics ("| IDH | Model | Internal validation | External validation
     |" over "| AUROC (min-max) | AUPRC (min-max) | AUROC (p-value) | AUPRC (p-value) |":
@@ -112,7 +105,7 @@ def with_sub_header(table: Table) -> Table:
         return table
     # the rows' width without the empty cells a copied row may end with ("| 4C Mortality Score | 0.786 | ... | |":
     # covid_4c_mortality_score_vs_xgboost_table3_bmj_pmc.md)
-    width = max(len(_without_trailing_empties(row)) for row in table.rows[1:])
+    width = max(len(without_trailing_empties(row)) for row in table.rows[1:])
     header = [*table.header, *[""] * (width - len(table.header))][:width]
     first = width - len(sub)
     groups = [c.strip() for c in header[first:] if c.strip()]

@@ -222,8 +222,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
                 model, label = context.subjects[0], column
             else:
                 model, label = row[0], column
-            # a crossed header's measure where the vocabulary knows none in the column's words
-            named = metric or _described_metric(row, column) or (None if metric_of(column) else crossed.get(column))
+            named = metric or _described_metric(row, column) or crossed.get(column)
             evidence = f"{table.lines[0]}\n{line}"
             claim = cell_claim(
                 table,
