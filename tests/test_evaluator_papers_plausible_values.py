@@ -1,0 +1,37 @@
+"""A number after an AUROC, AUC or C-index that is below what such a result can be (under 0.4: worse than guessing
+the other way) is a spread, a gap or a bound, never a result; written here in forms the corpus does not hold."""
+
+from __future__ import annotations
+
+from evaluator.papers.vocabulary import read_value
+from tests.papers_support import found, read_text
+
+
+def test_discrimination_values_below_chance_are_not_read_and_shares_at_zero_still_are() -> None:
+    assert read_value("0.011", metric="auroc") is not None
+    assert read_value("0.011", metric="auroc").value is None  # type: ignore[union-attr]
+    assert read_value("3.1", metric="auc").value is None  # type: ignore[union-attr]  # 0.031 on a 0-100 scale
+    assert read_value("0.00", metric="c-index").value is None  # type: ignore[union-attr]
+    assert read_value("0.48", metric="auroc").value == 0.48  # type: ignore[union-attr]  # a poor model, still a result
+    assert read_value("81.5", metric="auc").value == 0.815  # type: ignore[union-attr]
+    assert read_value("0", metric="accuracy").value == 0.0  # type: ignore[union-attr]  # a model can get none right
+
+
+def test_a_gap_between_two_aurocs_is_not_a_result_of_either_model() -> None:
+    text = (
+        "On the held-out hospital, the TCN kept an AUROC of 0.861 while the GRU fell to 0.802, a drop in AUROC of "
+        "0.034 against its internal figure."
+    )
+    claims = found(read_text(text))
+    assert ("TCN", "auroc", 0.861) in claims and ("GRU", "auroc", 0.802) in claims
+    assert {claim for claim in claims if claim[2] is not None} == {("TCN", "auroc", 0.861), ("GRU", "auroc", 0.802)}
+
+
+def test_printed_spreads_after_each_auroc_are_not_results() -> None:
+    text = """Model: TemporalFusion
+Validation AUROC: 0.7764 (sd 0.0127)
+Test AUROC: 0.7702 (sd 0.0139)
+"""
+    claims = found(read_text(text))
+    assert {claim[2] for claim in claims} <= {0.7764, 0.7702}
+    assert ("TemporalFusion", "auroc", 0.7702) in claims
