@@ -114,3 +114,35 @@ def test_a_corner_naming_evaluation_metrics_makes_rows_of_metrics_and_columns_of
         ("Phi-3-mini", "recall", 0.3317),
         ("Phi-3-mini-MedSFT", "recall", 0.4102),
     }
+
+
+def test_a_markdown_row_with_a_blank_first_cell_names_the_model_of_the_row_above() -> None:
+    text = """Discrimination on the held-out wards, by how far ahead the alert looks.
+
+| Model | Horizon | AUROC | AUPRC |
+|---|---|---|---|
+| XGBoost | 6 h | 0.861 | 0.412 |
+| | 12 h | 0.842 | 0.398 |
+| GRU-D | 6 h | 0.874 | 0.431 |
+| | 12 h | 0.851 | 0.405 |
+"""
+    assert {claim for claim in found(read_text(text)) if claim[2] is not None} == {
+        ("XGBoost", "auroc", 0.861),
+        ("XGBoost", "auprc", 0.412),
+        ("XGBoost", "auroc", 0.842),
+        ("XGBoost", "auprc", 0.398),
+        ("GRU-D", "auroc", 0.874),
+        ("GRU-D", "auprc", 0.431),
+        ("GRU-D", "auroc", 0.851),
+        ("GRU-D", "auprc", 0.405),
+    }
+
+
+def test_a_blank_first_cell_under_the_header_names_no_model() -> None:
+    text = """| Model | Split | Accuracy |
+|---|---|---|
+| | validation | 0.713 |
+| BioGPT | test | 0.702 |
+"""
+    models = {claim[0] for claim in found(read_text(text)) if claim[2] is not None}
+    assert "Model" not in models and "" not in models

@@ -186,13 +186,19 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     )
     percent_table = on_benchmarks and any(_above_one(c) for r in rows for c in r[1:])
     claims = []
-    above = ""
+    above = last_named = ""
     runs = {} if models_in_header else run_settings(columns, rows)
     crossed = {} if models_in_header else crossed_measures(columns)
     headed = caption_model(table.caption)
     for row, line in zip(table.rows, table.lines[1:], strict=False):
         above = row[0] if row and row[0].strip() else above  # a blank first cell continues the row above
-        if row not in rows or (not models_in_header and (_HUMAN_ROW.match(row[0]) or _NO_NAME.match(row[0].strip()))):
+        # and so names the same model: "|Random Forests | 12 hr | ...|" then "|| 24 hr | ...|", a cell spanning rows
+        # flattened into Markdown (icu_mortality_mimic3_lr_rf_svc_*_readme_excerpt.md)
+        # (the name of a row of results: never a header's or a caption's word)
+        if row in rows and row[0].strip():
+            last_named = row[0]
+        name = row[0] if row and row[0].strip() else last_named
+        if row not in rows or (not models_in_header and (_HUMAN_ROW.match(name) or _NO_NAME.match(name.strip()))):
             continue
         written = row[1 + metric_at] if metric_at is not None and metric_at + 1 < len(row) else None
         metric = canonical_metric(written) if written else None
@@ -211,7 +217,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
                 own = metric_of(column)  # "| LR prec | LR rec |": the model and its metric in one header cell
                 if own and not metric:
                     model, label = _without_metrics(column) or column, f"{above} {column}"
-            elif by_metric_rows or not (model_column or _looks_like_model(row[0])):
+            elif by_metric_rows or not (model_column or _looks_like_model(name)):
                 owner = headed or (context.subjects[0] if len(context.subjects) == 1 else None)
                 if owner is None or not_a_score(column):
                     continue  # a row of results without a model: only a single-model card says whose
@@ -221,7 +227,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
                     continue  # the stages of a model the text does not name once
                 model, label = context.subjects[0], column
             else:
-                model, label = row[0], column
+                model, label = name, column
             named = metric or _described_metric(row, column) or crossed.get(column)
             evidence = f"{table.lines[0]}\n{line}"
             claim = cell_claim(
