@@ -18,6 +18,12 @@ _DEFINED = re.compile(
 _ALIASED = re.compile(
     r"([A-Z][a-z]{1,20}(?: [A-Z][a-z]{1,20}){1,5}) \((?:the|this) (index|model|algorithm|score|system|network)\)"
 )
+# a tool named in lower-case words and an acronym that ends in their initials: "deep learning (DL)-based early warning
+# score (DEWS)" (dews_multicentre_ihca_*_publication.md), "a gradient boosted risk model (GBRM)"; the last word says
+# it is a model, not a condition or a measure ("acute kidney injury (AKI)", "area under the curve (AUC)")
+_DEFINED_IN_WORDS = re.compile(
+    r"(?<![\w-])((?:[a-z][a-z-]{1,20} ){1,5}(?:score|model|index|algorithm|system|network|classifier)) \(([A-Z]{2,8})\)"
+)
 _MODEL_WORD = re.compile(r"\b(?:algorithm|model|index|score|classifier)\b", re.I)
 _MODEL_AFTER = re.compile(
     r"^,? (?:(?:is|was) (?:an?|the) )?(?:[\w-]{1,20} ){0,3}"
@@ -44,6 +50,14 @@ def defined_names(text: str) -> dict[str, str]:
         )
         if acronym[0] == full[0] and named_so and not GENERIC.search(full):
             found[acronym] = found[full] = f"{full} ({acronym})"
+    for match in _DEFINED_IN_WORDS.finditer(text):
+        words, acronym = re.split(r"[ -]", match.group(1)), match.group(2)
+        initials = [word[0].upper() for word in words]
+        # and the text goes on to call it so: an acronym written once only describes ("a dynamic early warning score
+        # (EWS)" of an XGBoost model: icu_aki_24h_forecast_xgboost_*.md)
+        used = len(re.findall(rf"(?<![\w-]){acronym}(?![\w-])", text)) > 1
+        if used and any(acronym.endswith("".join(initials[start:])) for start in range(len(initials) - 1)):
+            found.setdefault(acronym, acronym)
     for match in _ALIASED.finditer(text):
         full, noun = match.groups()
         if _MODEL_LAST.search(full) and not GENERIC.search(full):

@@ -1,0 +1,27 @@
+"""A model named in lower-case words and then by an acronym ending in their initials ("deep learning-based early
+warning score (DEWS)") is a model wherever the text calls it so; written here in forms the corpus does not hold."""
+
+from __future__ import annotations
+
+from evaluator.papers.defined import defined_names
+from tests.papers_support import found, read_text
+
+
+def test_an_acronym_defined_for_a_tool_in_lower_case_words_names_a_model() -> None:
+    text = (
+        "We built a transformer-based sepsis alert system (TSAS) from ward vital signs. In the validation cohort, "
+        "TSAS reached an AUROC of 0.883, while qSOFA reached 0.712."
+    )
+    assert "TSAS" in defined_names(text)
+    claims = {claim for claim in found(read_text(text)) if claim[2] is not None}
+    assert ("TSAS", "auroc", 0.883) in claims
+
+
+def test_conditions_measures_and_an_acronym_written_once_are_not_models() -> None:
+    text = (
+        "Patients with acute kidney injury (AKI) were excluded. The area under the curve (AUC) was the primary "
+        "measure. The model also yields a continuous risk index (CRI) for each patient. AKI was rare."
+    )
+    names = defined_names(text)
+    assert "AKI" not in names and "AUC" not in names
+    assert "CRI" not in names  # written once: it describes, it is not what the text calls a model
