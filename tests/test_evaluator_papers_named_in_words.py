@@ -4,6 +4,7 @@ warning score (DEWS)") is a model wherever the text calls it so; written here in
 from __future__ import annotations
 
 from evaluator.papers.defined import defined_names
+from evaluator.papers.names import models_in
 from tests.papers_support import found, read_text
 
 
@@ -25,3 +26,18 @@ def test_conditions_measures_and_an_acronym_written_once_are_not_models() -> Non
     names = defined_names(text)
     assert "AKI" not in names and "AUC" not in names
     assert "CRI" not in names  # written once: it describes, it is not what the text calls a model
+
+
+def test_a_method_named_in_words_keeps_the_short_name_the_text_gives_it_in_brackets() -> None:
+    text = (
+        "The random forest (RandF) model predicted reintubation within 72 h. AUROCs were 0.812 in the derivation "
+        "cohort and 0.794 in the validation cohort."
+    )
+    models = {claim[0] for claim in found(read_text(text)) if claim[2] is not None}
+    assert models == {"random forest (RandF)"}
+
+
+def test_a_plural_acronym_after_a_method_is_the_kind_of_model_not_its_name() -> None:
+    text = "We trained long short-term memory networks (LSTMs) on the waveforms."
+    assert not any("LSTMs" in str(claim[0]) for claim in found(read_text(text)))
+    assert [name for _, name in models_in(text)] != ["long short-term memory (LSTMs)"]

@@ -186,6 +186,11 @@ def _defined_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, names)) + r")(?![\w-])")
 
 
+# a method's short name in brackets: a token with a capital and no space ("LightGBM", "XGBoost", "RF"), not a plural
+# acronym ("Gated Recurrent Units (GRUs)": the kind of model, sepsis_gru_v23_technical_documentation_*.md)
+_SHORT_AFTER = re.compile(r" ?\(((?=[^()\s]*[A-Z])(?![A-Z]{2,6}s\))[A-Za-z][\w.+-]{1,15})\)")
+
+
 def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[int, str]]:
     """(position, name) of every model-like name in a sentence, in order; `defined` names (see
     `defined_names`) are given by their full name. Linear: a name's characters are marked once."""
@@ -202,7 +207,14 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
         for match in _defined_pattern(tuple(sorted(defined, key=len, reverse=True))).finditer(text):
             take(match, defined[match.group(1)], 1)
     for match in METHODS.finditer(text):
-        take(match, _METHOD_NAMES.get(match.group(1).lower(), match.group(1)))
+        name = _METHOD_NAMES.get(match.group(1).lower(), match.group(1))
+        # and the short name given in brackets after it, which the text then uses: "The light gradient boosting
+        # machine (LightGBM) model ... LightGBM had the best metrics" (femoral_neck_fracture_aki_lightgbm_*.md)
+        short = _SHORT_AFTER.match(text, match.end())
+        if short and short.group(1).lower() != name.lower():
+            covered[match.end() : short.end()] = b"\x01" * (short.end() - match.end())
+            name = f"{match.group(1)} ({short.group(1)})"
+        take(match, name)
     for match in _ACRONYM_MODEL.finditer(text):
         for group in (1, 2, 3):
             name = match.group(group)
