@@ -1,5 +1,6 @@
-"""A number after an AUROC, AUC or C-index that is below what such a result can be (under 0.4: worse than guessing
-the other way) is a spread, a gap or a bound, never a result; written here in forms the corpus does not hold."""
+"""Numbers that are not results: one after an AUROC, AUC or C-index below what such a result can be (under 0.4,
+worse than guessing the other way: a spread, a gap or a bound), and the numbers of a list written inline ("1) ...,
+2) ..."); written here in forms the corpus does not hold."""
 
 from __future__ import annotations
 
@@ -35,3 +36,11 @@ Test AUROC: 0.7702 (sd 0.0139)
     claims = found(read_text(text))
     assert {claim[2] for claim in claims} <= {0.7764, 0.7702}
     assert ("TemporalFusion", "auroc", 0.7702) in claims
+
+
+def test_the_numbers_of_a_list_written_inline_are_not_results() -> None:
+    text = (
+        "Our findings: 1) GPT-4 answered best, 2) Qwen-72B came second, and 3) smaller models such as Phi-3 trailed; "
+        "GPT-4 reached an accuracy of 71.2% (rank 1)."
+    )
+    assert {claim for claim in found(read_text(text)) if claim[2] is not None} == {("GPT-4", "accuracy", 0.712)}

@@ -223,6 +223,13 @@ _IN_A_ROW_OF_NUMBERS_BEFORE = re.compile(r"\d[ \t]-?\d[\d.]*%?[ \t]$")
 _BINARY = re.compile(r"\b[01] (?:or|and|to) [01]\b")
 
 
+def _enumerator(sentence: str, start: int) -> bool:
+    """An item's number in a list written inline: at the start or after a space, its ")" closing no "(" before it
+    (cnmle_*_summary.md); "(AUROC 0.91, rank 3)" is no such item."""
+    before = sentence[max(0, start - 200) : start]  # bounded: a hostile "1) 1) 1) ..." stays linear
+    return (not before or before[-1].isspace()) and before.count("(") <= before.count(")")
+
+
 def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     """Whether the number `match` (group 1 the digits, group 2 a percent sign) is something other than a result."""
     written, start, end = match.group(1), match.start(), match.end()
@@ -236,6 +243,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         or _IN_INTERVAL.search(sentence, max(0, start - 60), start)
     ):
         return True
+    if written.isdigit() and len(written) <= 2 and after.startswith(")") and _enumerator(sentence, start):
+        return True  # an item of a numbered list in running text: "Key findings include: 1) ..., 2) Models like ..."
     if written.isdigit() and match.group(2) is None and re.match(r"^ ?:{1,2} ?-?\.?\d", after):
         return True  # a class or a label before its value: "Precision with 0:: 0.8462", "Class 1: 0.66"
     if _LABEL_BEFORE.search(before) and written.isdigit():  # "unit 1", "part 3", "round 2": a label, not a value
