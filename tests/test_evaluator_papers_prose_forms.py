@@ -88,3 +88,12 @@ def test_people_who_performed_and_bounds_inside_an_interval_bracket_are_no_model
     claims = found(read_text(text))
     assert ("CLMBR-T", "auroc", 0.79) in claims
     assert not {value for _, _, value in claims} & {0.7712, 0.8088, 0.66, 0.58}
+
+
+def test_the_model_after_a_sentence_of_one_models_results_is_that_model() -> None:
+    text = (
+        "Five classifiers were compared, with features chosen by LASSO regression. Of these, ExtraTrees performed "
+        "best, with an AUROC of 0.902 on the test set. On the second hospital the model's AUROC fell to 0.781."
+    )
+    claims = {claim for claim in found(read_text(text)) if claim[2] is not None}
+    assert claims == {("ExtraTrees", "auroc", 0.902), ("ExtraTrees", "auroc", 0.781)}

@@ -56,6 +56,7 @@ class Context:
     # the metric the text writes after a word, where only one follows it: "triage accuracy" gives triage -> accuracy
     metric_words: dict[str, str] = field(default_factory=dict)
     base_model: str | None = None  # the model the text's subject was made from, when the text says
+    last_scored: str | None = None  # the one model the sentence before's results were all about, if one
 
 
 # a bracketed value followed by "than" in Korean or English, perhaps after more bracketed values
@@ -208,7 +209,14 @@ def subject_of(sentence: str, context: Context, start: int | None = None) -> str
             return description
         # "the sensitivity and specificity of the model" when one model only has been named
         # (postop_delirium_xgboost_samsung_aminer_abstract.md)
-        return context.called_model or (context.named[0] if len(set(context.named)) == 1 else None)
+        # or, after a sentence whose results were all one model's, that model: "Among multiple models, CatBoost
+        # achieved the best performance, with ... External validation ... confirmed the model's robustness, with an
+        # AUC of 0.65" (total_hip_arthroplasty_aki_catboost_*_abstract.md)
+        return (
+            context.called_model
+            or (context.named[0] if len(set(context.named)) == 1 else None)
+            or (context.last_scored if start is not None else None)
+        )
     if len(context.subjects) == 1 and _WE.search(sentence):
         # "By adding mortality prediction as a side-task, we can improve performance further still, resulting in a
         # mean absolute deviation of 1.55 days": what the authors did is their model's (tpc_los_eicu_mimic4_*.md)

@@ -108,6 +108,8 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
         if partner is not None and words(partner) != words(claim.model):
             claims.append(claim.model_copy(update={"model": partner}))
     context.last_metric = claims[-1].metric if claims else None
+    owners = {claim.model for claim in claims}
+    context.last_scored = owners.pop() if len(owners) == 1 else None
     remember_model(sentence, models, context)
     return claims
 
