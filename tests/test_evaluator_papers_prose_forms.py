@@ -97,3 +97,12 @@ def test_the_model_after_a_sentence_of_one_models_results_is_that_model() -> Non
     )
     claims = {claim for claim in found(read_text(text)) if claim[2] is not None}
     assert claims == {("ExtraTrees", "auroc", 0.902), ("ExtraTrees", "auroc", 0.781)}
+
+
+def test_score_after_a_bedside_scores_acronym_names_the_tool_not_the_metric() -> None:
+    text = (
+        "For 48-hour deterioration, the AUROC of the random forest (0.84) was higher than that of the MEWS score "
+        "(0.69)."
+    )
+    claims = {claim for claim in found(read_text(text)) if claim[2] is not None}
+    assert ("MEWS", "auroc", 0.69) in claims and not any(claim[1] == "score" for claim in claims)

@@ -198,6 +198,13 @@ def benchmark_of(text: str) -> str | None:
     return found[0][1] if found else None
 
 
+# the acronym of a bedside score before the word "score" (qsofa_based_ml_*_pmc_abstract.md); an exam's or a metric's
+# ("USMLE score", "BLEU score") is measured, not named, and is told apart by the vocabulary; a noun after a determiner
+# or a preposition, not the verb after a model ("GPT-5 scores 73%": usmle_to_consulting_room_*.md)
+_NAMED_SCORE = re.compile(
+    r"\b(?:the|a|an|of|with|and|or|than|vs\.?|versus) ((?-i:q?[A-Z]{2,8}(?: (?:II|III|IV))?)) $", re.I
+)
+
 # a score that is a kind of model, a tool of the bedside (covid_icu_mortality_gbdt_*_cord_record.md)
 _SCORE_KIND = re.compile(
     r"\b(?:clinical|risk|severity|prognostic|early[- ]warning|triage|illness|mortality|traditional|conventional|"
@@ -266,6 +273,9 @@ def _metrics_in(text: str) -> list[tuple[int, int, str]]:
             continue  # "(AUPRC) scores", "Brier score": the score of the metric just named
         if name == "score" and _SCORE_KIND.search(text[max(0, match.start() - 24) : match.start()]):
             continue  # "than the clinical scores APACHE2 (0.63 ...)": the kind of model compared, not a metric
+        named = _NAMED_SCORE.search(text, max(0, match.start() - 16), match.start())
+        if name == "score" and named and not is_benchmark_or_metric(named.group(1)):
+            continue  # "than that of the qSOFA scores (0.78 ...)", "the MEWS score": a tool's name, not a metric
         found.append((match.start(), match.end(), name))
     return found
 
