@@ -44,3 +44,11 @@ def test_the_numbers_of_a_list_written_inline_are_not_results() -> None:
         "GPT-4 reached an accuracy of 71.2% (rank 1)."
     )
     assert {claim for claim in found(read_text(text)) if claim[2] is not None} == {("GPT-4", "accuracy", 0.712)}
+
+
+def test_the_two_values_a_reward_or_a_grade_can_take_are_not_results() -> None:
+    text = (
+        "The grader gives Meditron-7B an accuracy reward that returns 1.0 if the chosen letter matches the key, else "
+        "0.0; over the 1,273 questions Meditron-7B reached an accuracy of 0.412."
+    )
+    assert {claim for claim in found(read_text(text)) if claim[2] is not None} == {("Meditron-7B", "accuracy", 0.412)}

@@ -220,7 +220,11 @@ _IN_A_ROW_OF_NUMBERS = re.compile(r"^[ \t]-?\d[\d.]*%?[ \t]-?\.?\d")
 _IN_A_ROW_OF_NUMBERS_BEFORE = re.compile(r"\d[ \t]-?\d[\d.]*%?[ \t]$")
 
 
-_BINARY = re.compile(r"\b[01] (?:or|and|to) [01]\b")
+_BINARY = re.compile(
+    r"\b[01](?:\.00?)? ?(?:or|and|to|/) ?[01](?:\.00?)?(?![\d.])"
+    # and a reward's two values: "returns 1.0 if the predicted answer matches, else 0.0" (medmcqa_vf_eval_*.md)
+    r"|\b[01](?:\.00?)? if\b[^.;]{0,80}\belse [01](?:\.00?)?(?![\d.])"
+)
 
 
 def _enumerator(sentence: str, start: int) -> bool:
@@ -251,7 +255,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True
     if written.isdigit() and match.group(2) is None and (_COUNT_AFTER.match(after) or _COUNT_BEFORE.search(before)):
         return True  # a count: "passing 2 of 3 Polish versions and all 3 English versions"
-    if written.isdigit() and match.group(2) is None and _BINARY.search(sentence, max(0, start - 8), end + 8):
+    binary = re.fullmatch(r"[01](?:\.00?)?", written) is not None and match.group(2) is None
+    if binary and _BINARY.search(sentence, max(0, start - 90), end + 90):
         return True  # the values a score can take, not one it took: "(0 or 1)", "either 1 or 0" (kormed_target_*.md)
     if re.match(r"^(?:st|nd|rd|th)\b|^ ?위", after):  # an ordinal or a percentile rank: "1st: TCN", "92.8th", "1위"
         return True
