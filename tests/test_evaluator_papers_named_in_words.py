@@ -41,3 +41,8 @@ def test_a_plural_acronym_after_a_method_is_the_kind_of_model_not_its_name() -> 
     text = "We trained long short-term memory networks (LSTMs) on the waveforms."
     assert not any("LSTMs" in str(claim[0]) for claim in found(read_text(text)))
     assert [name for _, name in models_in(text)] != ["long short-term memory (LSTMs)"]
+
+
+def test_a_hybrid_network_is_named_with_its_kind() -> None:
+    names = [name for _, name in models_in("A hybrid recurrent neural network flagged false ventricular alarms.")]
+    assert names == ["hybrid recurrent neural network"]

@@ -34,7 +34,7 @@ _FAMILIES = re.compile(
 METHODS = re.compile(
     # a network with what kind it is: "the deep neural network", "multipath convolutional neural network", "neural
     # network (AUROC: 0.72)" (postop_mortality_dnn_*.md, postop_30day_mortality_multipath_cnn_*.md, pih_ml_*.md)
-    r"(?<![\w-])((?:(?:multipath|deep|artificial|feed-?forward|graph|temporal) )?(?:convolutional |recurrent )?"
+    r"(?<![\w-])((?:(?:multipath|deep|artificial|feed-?forward|graph|temporal|hybrid) )?(?:convolutional |recurrent )?"
     # and plurals and hyphenated forms: "Random Forests", "light-gradient boosting machines", "Naïve Bayes"
     # (icu_delirium_labels_clinician_actions_cord_record.md, ppc_ml_two_hospitals_pmc_abstract.md)
     r"neural networks?|extreme[- ]gradient boosting(?: machines?)?|light[- ]gradient boosting machines?|"
