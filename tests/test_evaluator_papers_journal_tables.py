@@ -243,3 +243,20 @@ def test_rows_run_together_on_one_line_are_cut_at_the_headers_width() -> None:
         ("Stacked ensemble (of DT and GB)", "auc", 0.87),
     }
     assert all("Accuracy" in c.evidence and c.evidence.count("|") < 12 for c in record.claims)  # its own row
+
+
+def test_a_spaced_table_mixing_plain_values_and_intervals_is_read_by_its_header_of_several_word_terms() -> None:
+    text = """Table 3. Discrimination of the models in the temporal validation cohort.
+
+Model SD AUROC (95% CI) Brier score p value
+LightGBM 0.021 0.871 (0.842–0.899) 0.061 0.003
+APACHE IV 0.034 0.742 (0.701–0.780) 0.089 0.210
+
+Values in brackets are 95% confidence intervals.
+"""
+    assert {claim for claim in found(read_text(text)) if claim[2] is not None} == {
+        ("LightGBM", "auroc", 0.871),
+        ("LightGBM", "brier", 0.061),
+        ("APACHE IV", "auroc", 0.742),
+        ("APACHE IV", "brier", 0.089),
+    }

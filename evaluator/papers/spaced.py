@@ -100,7 +100,54 @@ def _interval_row(line: str) -> list[str] | None:
     return [label.group(1).strip(), *cells] if cells else None
 
 
+# a value cell of a spaced row, with its interval when it has one: "0.046", "0.852 (0.764–0.941)"
+_VALUE_CELL = re.compile(
+    r"(?<!\S)(-?\d{0,3}\.\d{1,4}|\d{1,3})(?: ?\((-?\d{0,3}\.\d{1,4}) ?[–-] ?(-?\d{0,3}\.\d{1,4})\))?(?=\s|$)"
+)
+# a header's qualifier of the column before it, and the words that end a term of two ("Youden index", "p value")
+_QUALIFIER = re.compile(r"\s*\((?:%|95% ?CI|CI|95% confidence interval)\)", re.I)
+_TERM_END = re.compile(r"(?i)index|score|value|ratio|rate|time|error|loss|system|set")
+
+
+def _mixed_rows(run: list[tuple[str, list[str]]]) -> list[list[str]] | None:
+    """The rows of a run cut at every value, plain or with its interval ("qSOFA + SII 0.046 0.852 (0.764–0.941)
+    ...": sepsis_qsofa_sii_*_table5_*.md), when some hold plain values among their intervals and all are as wide."""
+    rows = []
+    for line, _ in run:
+        cells = list(_VALUE_CELL.finditer(line))
+        if not cells or not line[: cells[0].start()].strip():
+            return None
+        rows.append([line[: cells[0].start()].strip(), *[m.group(0) for m in cells]])
+    plain = any(m.group(2) is None for line, _ in run for m in _VALUE_CELL.finditer(line))
+    return rows if plain and len({len(row) for row in rows}) == 1 else None
+
+
+def _spaced_header(head: str, width: int) -> list[str] | None:
+    """A header written with spaces cut into a corner and `width` columns: its qualifiers dropped, a metric of
+    several words ("F1 score") and a term of two ("Youden index") kept whole, the words left over the corner."""
+    head = _QUALIFIER.sub("", head).strip()
+    spans = [(start, end) for start, end, _ in metrics_in(head)]
+    words: list[str] = []
+    for match in re.finditer(r"\S+", head):
+        inside = next(((s, e) for s, e in spans if s <= match.start() < e), None)
+        if inside and words and inside[0] < match.start():
+            words[-1] += " " + match.group(0)  # the rest of a metric of several words
+        elif _TERM_END.fullmatch(match.group(0)) and words and not metrics_in(match.group(0)):
+            words[-1] += " " + match.group(0)
+        else:
+            words.append(match.group(0))
+    if len(words) <= width or not metrics_in(" ".join(words[-width:])):
+        return None
+    return [" ".join(words[:-width]), *words[-width:]]
+
+
 def _interval_table(above: list[str], run: list[tuple[str, list[str]]]) -> Table:
+    mixed = _mixed_rows(run)
+    head = next((line for line in reversed(above) if line), "")
+    columns = _spaced_header(head, len(mixed[0]) - 1) if mixed else None
+    if mixed and columns:
+        caption = " ".join(line for line in above[:-1] if line and not line[:1].isdigit())[-400:]
+        return Table(columns, mixed, [head, *[line for line, _ in run]], caption)
     width = max(len(row) for _, row in run)
     corner = "Models" if any(re.match(r"(?:models?|methods?|algorithms?)\b", line, re.I) for line in above) else ""
     caption = " ".join(line for line in above if line and not line[:1].isdigit())[-400:]

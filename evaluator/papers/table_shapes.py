@@ -198,7 +198,11 @@ _SKIP_COLUMNS = re.compile(
     r"context.{0,8}|type|open|weights|link|url|base|provider|institution|organi[sz]ation|notes?|"
     r"status|target|duration|phase|aspect|vram.{0,8}|training time|time|run ?time|inference time|support|"
     # the size of a dataset's tables: "| Table | Description | Rows | Columns |"
-    r"rows|columns|records|entries|file size)$",
+    r"rows|columns|records|entries|file size|"
+    # a column of a spread: "| SE | AUROC |" (sepsis_qsofa_sii_*_table5_*.md)
+    r"se|sd|std|s\.e\.|s\.d\.|standard error|standard deviation|"
+    # and of a test's p-values ("P" alone may be a precision)
+    r"p[- ]?values?)$",
     re.I,
 )
 # a column of what a result cost or how it was run, not how well: "Input $/1M", "Price", "Latency (s)", "Tokens/s",
