@@ -260,3 +260,23 @@ Values in brackets are 95% confidence intervals.
         ("APACHE IV", "auroc", 0.742),
         ("APACHE IV", "brier", 0.089),
     }
+
+
+def test_two_runs_of_interval_rows_under_their_own_header_lines_share_the_caption_above_both() -> None:
+    text = """Table 4.
+
+C-statistic for predicting delirium and falls, with 95% CIs, in the external cohort (N = 8,204) for the bedside scores
+and for the gradient boosting (GB) and elastic net (EN) models trained on routine ward data, each with the full set
+of 212 candidate features and with the 30 features kept after selection, as described in the Methods section above.
+
+Score Delirium Falls
+NEWS 0.611 (0.590–0.633) 0.702 (0.671–0.731)
+Braden 0.585 (0.561–0.607) 0.655 (0.622–0.690)
+Model type Delirium Falls
+GB full 0.811 (0.793–0.828) 0.774 (0.748–0.799)
+EN reduced 0.774 (0.755–0.792) 0.741 (0.713–0.768)
+"""
+    claims = {claim for claim in found(read_text(text)) if claim[2] is not None}
+    # a C-statistic of a binary outcome is its AUROC
+    assert {("GB full", "auroc", 0.811), ("EN reduced", "auroc", 0.741), ("NEWS", "auroc", 0.611)} <= claims
+    assert {claim[1] for claim in claims} == {"auroc"}

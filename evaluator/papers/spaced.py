@@ -149,8 +149,15 @@ def _interval_table(above: list[str], run: list[tuple[str, list[str]]]) -> Table
         caption = " ".join(line for line in above[:-1] if line and not line[:1].isdigit())[-400:]
         return Table(columns, mixed, [head, *[line for line, _ in run]], caption)
     width = max(len(row) for _, row in run)
-    corner = "Models" if any(re.match(r"(?:models?|methods?|algorithms?)\b", line, re.I) for line in above) else ""
-    caption = " ".join(line for line in above if line and not line[:1].isdigit())[-400:]
+    # "Model type AKI ..." or "Score AKI ..." above the rows: a corner over models (postop_aki_reintubation_*.md)
+    corner = (
+        "Models"
+        if any(re.match(r"(?:models?|methods?|algorithms?|scores?|scoring systems?)\b", line, re.I) for line in above)
+        else ""
+    )
+    # a caption is prose, not the rows of a table right above these ("Table 2. AUC for prediction of ..." over two
+    # runs of rows, each under its own header line)
+    caption = " ".join(line for line in above if line and not line[:1].isdigit() and _interval_row(line) is None)[-600:]
     header = [corner, *[""] * (width - 1)]
     # a header of metrics right above the rows names their columns: "Scoring System ROC AUC (95% CI) PR AUC (95% CI)"
     # (ward_early_warning_scores_haven_*_pmc.md)
