@@ -280,3 +280,26 @@ EN reduced 0.774 (0.755–0.792) 0.741 (0.713–0.768)
     # a C-statistic of a binary outcome is its AUROC
     assert {("GB full", "auroc", 0.811), ("EN reduced", "auroc", 0.741), ("NEWS", "auroc", 0.611)} <= claims
     assert {claim[1] for claim in claims} == {"auroc"}
+
+
+def test_a_footnote_letter_before_the_same_models_name_in_several_rows_is_taken_off() -> None:
+    text = """| Model | Accuracy | AUROC |
+|---|---|---|
+| aRisk model | 0.71 | 0.80 |
+| NEWS | 0.55 | 0.61 |
+| bRisk model | 0.69 | 0.77 |
+
+a Trained on the 2019 cohort. b Retrained on the 2021 cohort.
+"""
+    claims = {claim for claim in found(read_text(text)) if claim[2] is not None}
+    assert ("Risk model", "accuracy", 0.71) in claims and ("Risk model", "auroc", 0.77) in claims
+    assert not any(claim[0].startswith(("aRisk", "bRisk")) for claim in claims)
+
+
+def test_a_lower_case_letter_that_is_part_of_a_name_stays() -> None:
+    text = """| Score | AUROC |
+|---|---|
+| qSOFA | 0.66 |
+| SOFA | 0.71 |
+"""
+    assert ("qSOFA", "auroc", 0.66) in found(read_text(text))

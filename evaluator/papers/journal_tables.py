@@ -13,10 +13,19 @@ from evaluator.papers.table_shapes import cell_number
 _LETTER_MARKED = re.compile(r"^(.{1,40}?[A-Z0-9+)–-])([a-h])$")
 
 
+# a footnote letter before a row's label: "bAI model" over "cAI model" (hip_repair_surgery_ai_vs_asa_*_tab*.md)
+_LEADING_MARK = re.compile(r"^([a-d])([A-Z][\w -]{1,40})$")
+
+
 def without_footnote_letters(table: Table) -> Table:
     """A table whose header and row labels carry footnote letters run into them (mortality_mla_vs_mews_*_pmc.md), with
     the letters taken off: three or more labels ending in a lower-case letter after a capital, a digit or a sign,
-    lettered a, b, c, ... in reading order."""
+    lettered a, b, c, ... in reading order; or two row labels or more that are one name after a letter from a to d
+    ("bAI model", "cAI model"), which no model's name is written with twice ("qSOFA" is not lettered so)."""
+    leading = [m for row in table.rows if row and (m := _LEADING_MARK.match(row[0].strip()))]
+    if len(leading) >= 2 and len({m.group(2) for m in leading}) == 1:
+        rows = [[_LEADING_MARK.sub(r"\2", row[0].strip()), *row[1:]] if row else row for row in table.rows]
+        table = Table(table.header, rows, table.lines, table.caption)
     labels = [*table.header, *[row[0] for row in table.rows if row]]
     marked = [m for label in labels if (m := _LETTER_MARKED.match(label.strip()))]
     letters = [m.group(2) for m in marked]
