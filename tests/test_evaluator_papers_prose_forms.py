@@ -13,7 +13,7 @@ def test_a_ratio_a_chance_of_passing_and_a_decade_are_not_results() -> None:
         "Its answers were 1.87 times more likely to be rated complete than those of Llama-2-70B, and a 3-fold "
         "improvement was seen on dosing items. Sensitivity for sepsis stayed in the low 90's."
     )
-    assert found(read_text(text)) == {("Mixtral-8x7B", "score", 0.714)}
+    assert found(read_text(text)) == {("Mixtral-8x7B", "accuracy", 0.714)}  # a percentage scored: an accuracy
 
 
 def test_a_gap_or_a_difference_between_results_is_not_a_result() -> None:
@@ -106,3 +106,13 @@ def test_score_after_a_bedside_scores_acronym_names_the_tool_not_the_metric() ->
     )
     claims = {claim for claim in found(read_text(text)) if claim[2] is not None}
     assert ("MEWS", "auroc", 0.69) in claims and not any(claim[1] == "score" for claim in claims)
+
+
+def test_a_score_written_as_a_percentage_is_an_accuracy_unless_a_rubric_grades_it() -> None:
+    exam = "On the 2023 cardiology board questions, Llama-3-70B scored 71.4% and Mixtral-8x7B scored 63.0%."
+    assert {claim for claim in found(read_text(exam)) if claim[2] is not None} == {
+        ("Llama-3-70B", "accuracy", 0.714),
+        ("Mixtral-8x7B", "accuracy", 0.63),
+    }
+    rubric = "On HealthBench, o4-mini scored 48% against the rubric."
+    assert {claim[1] for claim in found(read_text(rubric)) if claim[2] is not None} == {"score"}

@@ -282,6 +282,10 @@ def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, in
     return None
 
 
+# benchmarks graded by a rubric, whose percentages are scores, not shares answered right (healthbench_*.md)
+_RUBRIC = re.compile(r"HealthBench|rubric|MedHELM|win rate", re.I)
+
+
 def _claim(
     evidence: str, raw: str, metric: str | None, model: str | None, start: int, ci: tuple[float, float] | None
 ) -> ExtractedClaim:
@@ -291,6 +295,9 @@ def _claim(
         metric = "average score"  # "scoring an average of 96.4" (kmed_ai_snuh_naver_news.md)
     if metric == "score" and "%" in raw and re.match(r" ?\(\d{1,5} ?(?:/|of) ?\d{1,5}\)", evidence[start + len(raw) :]):
         metric = "accuracy"  # "ChatGPT scored 74.9% (143/191)": the share of questions it got right
+    if metric == "score" and raw.rstrip().endswith("%") and not _RUBRIC.search(evidence):
+        metric = "accuracy"  # a score written as a percentage is the share answered right: "scored highest in
+        # Psychiatry (100%)" (taiwan_internal_medicine_exam_*_abstract.md); a rubric's is a score (HealthBench)
     reading = read_value(raw, metric=metric, score=bool(metric and metric.endswith("score")) and "%" not in raw)
     value = reading.value if reading else None
     ci_read = None
