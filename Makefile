@@ -16,7 +16,7 @@ AXE      := $(NPM_DIR)/node_modules/axe-core/axe.min.js
 AXE_VERSION := 4.14.1
 
 .PHONY: install run test test-slow bench browser lint clean system-tools fuzz-api fuzz-parsers load audit screenshots
-.PHONY: engine demo-llm
+.PHONY: engine demo-llm reader-eval-llm
 
 install: $(STAMP)
 
@@ -81,6 +81,10 @@ $(ENGINE_STAMP):
 # --limit $(DEMO_LIMIT) items, so the result is partial and stays off every leaderboard.
 demo-llm: install engine
 	$(BIN)/python bench/demo_llm.py --db $(DB) --limit $(DEMO_LIMIT)
+
+# The LLM paper reader (issue 13) through the engine, beside the rule reader on the same texts (bench/README.md).
+reader-eval-llm: install engine
+	$(BIN)/python bench/reader_llm_engine.py --split test --limit 50 --totals-only
 
 test: install browser system-tools engine
 	$(BIN)/python -m pytest -q -m "not slow"

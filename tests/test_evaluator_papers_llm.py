@@ -201,6 +201,15 @@ def test_an_engine_that_refuses_the_json_schema_form_is_asked_in_its_json_object
     assert endpoint.requests[-1]["response_format"]["schema"] == decoding_schema()
 
 
+def test_the_form_an_engine_refused_is_not_asked_again_by_the_same_reader_for_the_next_text(serve: Any) -> None:
+    endpoint = FakeEndpoint(answers=["(refused)", json.dumps(VALID)], refused_formats=("json_schema",))
+    extractor = LLMExtractor(config(serve(endpoint)), environ={"BT_PAPERS_KEY": "sk-test"})
+    for name in ("first.md", "second.md", "third.md"):
+        asyncio.run(extractor.extract(HARI, source=name))
+    kinds = [request["response_format"]["type"] for request in endpoint.requests]
+    assert kinds == ["json_schema", "json_object", "json_object", "json_object"]  # a corpus costs one refusal
+
+
 def test_an_engine_that_refuses_every_form_is_unavailable(serve: Any) -> None:
     endpoint = FakeEndpoint(answers=[json.dumps(VALID)], refused_formats=("json_schema", "json_object"))
     with pytest.raises(ExtractorUnavailable, match="UnprocessableEntityError"):

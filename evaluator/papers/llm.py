@@ -5,7 +5,7 @@ The schema is sent twice over: in the instructions, and as the request's JSON-sc
 engines with constrained decoding (vLLM, SGLang, llama.cpp, Ollama) enforce while generating. OpenAI's form
 (`{"type": "json_schema", ...}`) is asked first; an engine that refuses it (400, 422, or an error naming
 `response_format`: llama-cpp-python's server answers 500 and takes only `{"type": "json_object", "schema": ...}`) is
-asked in that form for the rest of the reading.
+asked in that form for the rest of the reading and by the same extractor for every later text.
 
 The mapping of claims to tasks is not asked of the model: the same deterministic step as for the rule-based
 extractor is applied to its claims. A number the model reports that appears nowhere in the text is dropped
@@ -107,8 +107,9 @@ class LLMExtractor:
 
     async def read(self, text: str, *, source: str) -> Extraction:
         """The model's extraction, validated; retried with the error fed back up to `max_attempts` times."""
+        # the form of the schema the engine took is kept for the extractor's later readings: an engine that refused
+        # one form refuses it again, and the SDK retries that refusal (a 500 from llama-cpp-python) before falling back
         messages = _first_messages(text, source, self.config.max_text_chars)
-        self._formats = response_formats()
         error = "no attempt made"
         import openai
 
