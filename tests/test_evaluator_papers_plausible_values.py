@@ -52,3 +52,14 @@ def test_the_two_values_a_reward_or_a_grade_can_take_are_not_results() -> None:
         "0.0; over the 1,273 questions Meditron-7B reached an accuracy of 0.412."
     )
     assert {claim for claim in found(read_text(text)) if claim[2] is not None} == {("Meditron-7B", "accuracy", 0.412)}
+
+
+def test_a_count_of_what_a_model_flagged_is_not_a_result() -> None:
+    text = (
+        "The CNN alarm filter reached a precision of 41% and a sensitivity of 88%, that is 1.4 false alarms for each "
+        "true event and 6 alerts per bed-day."
+    )
+    assert {claim for claim in found(read_text(text)) if claim[2] is not None} == {
+        ("CNN", "precision", 0.41),
+        ("CNN", "sensitivity", 0.88),
+    }

@@ -41,6 +41,9 @@ _UNIT_AFTER = re.compile(
     r"(?:validation |test |training )?(?:sets|folds|splits|runs|seeds|repetitions|iterations)\b|"
     # counts on a model's page: "from 4 benchmark results across 2 sources" (openbiollm_8b_whatmodel_*.md)
     r"benchmarks?\b|sources\b|results\b|votes\b|ratings\b|reviews\b|downloads\b|likes\b|"
+    # counts of what a model flagged: "2.5 false positive predictions for each true positive", "12 alarms an hour"
+    # (aki_icu_text_lstm_xgboost_*_readme.md)
+    r"(?:false |true )?(?:positive |negative )?(?:predictions|alarms|alerts|positives|negatives)\b|"
     r"kg|percentile|x\b|개|건|명|문항|년|월|일|시간|분|초|밀리초|마이크로초|만|천|세|"
     # settings and sizes written with a hyphen: "5-shot", "4-bit", "10-fold", "5-option" (usmle_llm_systematic_*,
     # medqa_aiwiki_overview.md); "50%대", "in the fifties" (dental_exam_chatbots_kollo_ko.md)
