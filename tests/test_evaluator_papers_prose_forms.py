@@ -116,3 +116,15 @@ def test_a_score_written_as_a_percentage_is_an_accuracy_unless_a_rubric_grades_i
     }
     rubric = "On HealthBench, o4-mini scored 48% against the rubric."
     assert {claim[1] for claim in found(read_text(rubric)) if claim[2] is not None} == {"score"}
+
+
+def test_a_model_based_on_a_method_is_that_methods_and_two_areas_named_once_are_two_metrics() -> None:
+    text = (
+        "We trained a risk model based on random forest on 4,120 stays. The areas under the receiver operating "
+        "characteristic curve and the precision-recall curve were 0.843 (95% CI 0.811-0.872) and 0.412 (95% CI "
+        "0.365-0.459), respectively."
+    )
+    assert {claim for claim in found(read_text(text)) if claim[2] is not None} == {
+        ("random forest", "auroc", 0.843),
+        ("random forest", "auprc", 0.412),
+    }

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from evaluator.papers.measures import metric_of, metrics_in
+from evaluator.papers.names import METHODS
 from evaluator.papers.scoring import words
 
 # and a verb of beating: "GPT-4 outperformed GPT-3.5 across all units, achieving average accuracies of 66.57%"
@@ -267,7 +268,9 @@ _MADE_FROM = re.compile(
 
 
 def remember_model(sentence: str, models: list[tuple[int, str]], context: Context) -> None:
-    told = [(p, n) for p, n in models if not _MADE_FROM.search(sentence[max(0, p - 40) : p])]
+    # a model "based on" a method is a model of that kind, not one made from another model: "a prediction model based
+    # on extreme gradient boosting" (poaf_cardiac_surgery_xgboost_*_abstract.md)
+    told = [(p, n) for p, n in models if not _MADE_FROM.search(sentence[max(0, p - 40) : p]) or METHODS.fullmatch(n)]
     if told:
         context.last_model = told[0][1]
     context.named += [name for _, name in models]

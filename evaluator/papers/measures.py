@@ -67,9 +67,15 @@ METRIC_WORDS = (
         "auroc",
         # and the concordance statistic of a binary outcome ("C-statistics of 0.862": vasopressor_onset_*_record.md)
         r"AUROC|AUC-?ROC|ROC[- ]?AUC|C[- ]statistics?|"
-        r"area under the (?:(?:receiver[- ])?operat(?:ing|or)(?:[- ]characteristics?)?|ROC) curves?",
+        r"areas? under the (?:(?:receiver[- ])?operat(?:ing|or)(?:[- ]characteristics?)?|ROC) curves?",
     ),
-    ("auprc", r"AUPRC|AUPR|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curves?|average precision"),
+    (
+        "auprc",
+        r"AUPRC|AUPR|AUC-PR|PR[- ]AUC|area under the precision[- ]recall curves?|average precision|"
+        # the second of two areas named once: "The areas under the receiver operating characteristic curve and the
+        # precision-recall curve were 0.891 ... and 0.861 ..., respectively" (poaf_cardiac_surgery_xgboost_*.md)
+        r"(?<=curve and )the precision[- ]recall curve",
+    ),
     ("auc", r"AUC|area under the curve|T-?AUC|time-dependent AUC"),  # "The TAUCs of the implemented model were ..."
     # "Test Set (Acc-%)" (medmcqa_paperswithcode_*.md); and said in words: "correctly answering 93.1%", "less
     # accurate in the M1 (GPT-3.5 77.10%, ...)" (german_m1_m2_gpt_gemini_gma2024_egms_abstract.md)
