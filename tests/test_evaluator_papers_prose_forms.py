@@ -128,3 +128,15 @@ def test_a_model_based_on_a_method_is_that_methods_and_two_areas_named_once_are_
         ("random forest", "auroc", 0.843),
         ("random forest", "auprc", 0.412),
     }
+
+
+def test_the_base_and_the_fine_tuned_model_of_a_text_that_fine_tunes_a_named_model() -> None:
+    text = (
+        "We used LoRA to fine-tune Mistral-7B-Instruct-v0.3 on 9,412 Spanish MIR questions. On the held-out 2024 "
+        "exam, the fine-tuned model reached 64.1% accuracy, while the base model reached 57.3%."
+    )
+    claims = {claim for claim in found(read_text(text)) if claim[2] is not None}
+    assert claims == {
+        ("fine-tuned Mistral-7B-Instruct-v0.3", "accuracy", 0.641),
+        ("Mistral-7B-Instruct-v0.3", "accuracy", 0.573),
+    }

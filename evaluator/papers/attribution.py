@@ -58,6 +58,7 @@ class Context:
     metric_words: dict[str, str] = field(default_factory=dict)
     base_model: str | None = None  # the model the text's subject was made from, when the text says
     last_scored: str | None = None  # the one model the sentence before's results were all about, if one
+    tuned_from: str | None = None  # the model a sentence says was fine-tuned ("to fine-tune Qwen2.5-7B-Instruct")
 
 
 # a bracketed value followed by "than" in Korean or English, perhaps after more bracketed values
@@ -190,6 +191,15 @@ def subject_of(sentence: str, context: Context, start: int | None = None) -> str
     described = list(THE_MODEL.finditer(sentence))
     nearest = [m for m in described if start is not None and m.start() < start]
     the_model = nearest[-1] if nearest else (described[0] if described else None)
+    if the_model and context.tuned_from:
+        # "the fine-tuned model achieved 58.0% accuracy compared to the base model's 55.0%", of a text that fine-tunes
+        # a model it names in prose (korean_essential_medical_qlora_*_abstract.md)
+        stage = re.search(r"\b(base|original|fine-?tuned|tuned|adapted)\b", the_model.group(0), re.I)
+        if stage and stage.group(1).lower() in ("base", "original"):
+            return context.tuned_from
+        if stage:
+            made = [s for s in context.subjects if words(s) != words(context.tuned_from)]
+            return made[0] if len(made) == 1 else f"fine-tuned {context.tuned_from}"
     if the_model:
         # "The logistic model showed ..." after "a ... logistic regression model" and "an extreme gradient boosting
         # model": the words before "model" say which of the models named before it is meant
@@ -267,12 +277,20 @@ _MADE_FROM = re.compile(
 )
 
 
+# a model named as the one fine-tuned: "to fine-tune Qwen2.5-7B-Instruct with 4-bit NF4 quantization", "we fine-tuned
+# Llama-3-8B on"
+_TUNED_BEFORE = re.compile(r"\b(?:fine-?tun(?:e|ed|ing)|LoRA-tun(?:e|ed|ing))(?: the| a)? $", re.I)
+
+
 def remember_model(sentence: str, models: list[tuple[int, str]], context: Context) -> None:
     # a model "based on" a method is a model of that kind, not one made from another model: "a prediction model based
     # on extreme gradient boosting" (poaf_cardiac_surgery_xgboost_*_abstract.md)
     told = [(p, n) for p, n in models if not _MADE_FROM.search(sentence[max(0, p - 40) : p]) or METHODS.fullmatch(n)]
     if told:
         context.last_model = told[0][1]
+    tuned = [n for p, n in models if _TUNED_BEFORE.search(sentence[max(0, p - 30) : p])]
+    if tuned and not METHODS.fullmatch(tuned[0]):
+        context.tuned_from = context.tuned_from or tuned[0]
     context.named += [name for _, name in models]
     for position, name in models:
         if re.match(
