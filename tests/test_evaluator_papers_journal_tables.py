@@ -303,3 +303,39 @@ def test_a_lower_case_letter_that_is_part_of_a_name_stays() -> None:
 | SOFA | 0.71 |
 """
     assert ("qSOFA", "auroc", 0.66) in found(read_text(text))
+
+
+def test_a_spaced_table_with_blank_lines_group_labels_a_cutoff_column_and_lettered_names() -> None:
+    text = """Table 2.
+
+Performance of the POCDa models in older surgical patients.
+
+Cohort and models AUROCb (95% CI) Cutoff Sensitivity (95% CI) PPVc (95% CI)
+Derivation cohort
+
+SVMd 0.701 (0.672-0.730) 0.412 0.655 (0.610-0.698) 0.301 (0.270-0.333)
+
+CatBooste 0.812 (0.790-0.834) 0.388 0.774 (0.733-0.811) 0.402 (0.368-0.437)
+
+GBMf 0.798 (0.775-0.821) 0.397 0.760 (0.718-0.799) 0.389 (0.355-0.424)
+
+LRg 0.655 (0.625-0.685) 0.420 0.610 (0.563-0.655) 0.270 (0.240-0.301)
+
+MLPh 0.744 (0.718-0.770) 0.401 0.702 (0.658-0.743) 0.333 (0.301-0.367)
+Temporal validation cohort
+
+SVM 0.688 (0.640-0.736) 0.412 0.641 (0.566-0.711) 0.290 (0.241-0.343)
+
+CatBoost 0.803 (0.764-0.842) 0.388 0.752 (0.680-0.815) 0.395 (0.339-0.453)
+"""
+    claims = {claim for claim in found(read_text(text)) if claim[2] is not None}
+    assert {
+        ("SVM", "auroc", 0.701),
+        ("CatBoost", "auroc", 0.812),
+        ("CatBoost", "sensitivity", 0.774),
+        ("GBM", "precision", 0.389),  # a PPV is a precision
+        ("SVM", "auroc", 0.688),
+        ("CatBoost", "precision", 0.395),
+    } <= claims
+    assert ("LR", "auroc", 0.655) in claims and ("MLP", "sensitivity", 0.702) in claims
+    assert len(claims) == 21 and not any(claim[2] in (0.412, 0.388, 0.397) for claim in claims)  # no cut-off

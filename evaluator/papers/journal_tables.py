@@ -4,13 +4,14 @@ lost), and a header copied without its empty corner cell."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from evaluator.papers.measures import metric_of
 from evaluator.papers.segment import Table, without_trailing_empties
 from evaluator.papers.table_shapes import cell_number
 
 # a footnote's letter run into the name it marks, its superscript lost: "MLAa", "MEWSb", "SAPS-IId", "AUROCe"
-_LETTER_MARKED = re.compile(r"^(.{1,40}?[A-Z0-9+)–-])([a-h])$")
+_LETTER_MARKED = re.compile(r"^(.{1,40}?[A-Z0-9+)–-])([a-l])$")
 
 
 # a footnote letter before a row's label: "bAI model" over "cAI model" (hip_repair_surgery_ai_vs_asa_*_tab*.md)
@@ -27,21 +28,32 @@ def without_footnote_letters(table: Table) -> Table:
         rows = [[_LEADING_MARK.sub(r"\2", row[0].strip()), *row[1:]] if row else row for row in table.rows]
         table = Table(table.header, rows, table.lines, table.caption)
     labels = [*table.header, *[row[0] for row in table.rows if row]]
-    marked = [m for label in labels if (m := _LETTER_MARKED.match(label.strip()))]
+    found = [(i, m) for i, label in enumerate(labels) if (m := _LETTER_MARKED.match(label.strip()))]
+    marked = [m for _, m in found]
     letters = [m.group(2) for m in marked]
     lettered = bool(letters) and letters == [chr(ord(letters[0]) + i) for i in range(len(letters))]
     # from "a" over three labels or more; or later letters (the header's went to a line not read as one: "AKIa" over
     # rows "RQIb", "RSIc": postop_aki_reintubation_*_npj_pmc.md) on two acronyms or more
     acronyms = all(re.fullmatch(r"[A-Z][A-Z0-9-]{1,9}", m.group(1)) for m in marked)
-    if not lettered or len(letters) < 2 or ((len(letters) < 3 or letters[0] != "a") and not acronyms):
+    strip = {i: m.group(1) for i, m in found}
+    # or from a later letter over five labels or more, the first letter gone to the caption ("AKDa" above "AUROCb",
+    # "PPVc", "NPVd", "LRMe", "XGBoostf", "LightGBMg", ...: elderly_akd_risk_*_table1_*.md), where a letter after a
+    # lower-case one ("XGBoostf") is told by its place in the run
+    long_run = len(letters) >= 5 and letters[0] <= "d" and all(ord(b) - ord(a) in (1, 2) for a, b in pairwise(letters))
+    if long_run:
+        for (i, a), (j, b) in pairwise(found):
+            missing = chr(ord(a.group(2)) + 1)
+            between = [k for k in range(i + 1, j) if labels[k].strip().endswith(missing)]
+            if b.group(2) != missing and len(between) == 1:
+                strip[between[0]] = labels[between[0]].strip()[:-1]
+    elif not lettered or len(letters) < 2 or ((len(letters) < 3 or letters[0] != "a") and not acronyms):
         return table
-
-    def unmarked(cell: str) -> str:
-        marked = _LETTER_MARKED.match(cell.strip())
-        return marked.group(1) if marked else cell
-
-    header = [unmarked(cell) for cell in table.header]
-    rows = [[unmarked(row[0]), *row[1:]] if row else row for row in table.rows]
+    width = len(table.header)
+    header = [strip.get(i, cell) for i, cell in enumerate(table.header)]
+    named = [i for i, row in enumerate(table.rows) if row]
+    rows = [list(row) for row in table.rows]
+    for k, index in enumerate(named):
+        rows[index][0] = strip.get(width + k, rows[index][0])
     return Table(header, rows, table.lines, table.caption)
 
 

@@ -4,6 +4,7 @@ lives apart from segment.py, which knows no names."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from evaluator.papers.measures import metrics_in
 from evaluator.papers.names import models_in
@@ -83,13 +84,25 @@ def interval_tables(text: str) -> list[Table]:
     index = 0
     while index < len(lines):
         run = []
+        first = index
         while index < len(lines) and (row := _interval_row(lines[index])) is not None:
             run.append((lines[index], row))
             index += 1
+            # a run goes on over blank lines and a group's label ("Internal validation cohort") to its next row
+            # (elderly_akd_risk_*_table1_*.md, a journal table copied with a blank line after each row)
+            gap = index
+            while gap < len(lines) and gap - index < 3 and (not lines[gap] or _GROUP_LABEL.fullmatch(lines[gap])):
+                gap += 1
+            if gap > index and gap < len(lines) and _interval_row(lines[gap]) is not None:
+                index = gap
         if len(run) >= 2:
-            tables.append(_interval_table(lines[max(0, index - len(run) - _CAPTION_LOOKBACK) : index - len(run)], run))
+            tables.append(_interval_table(lines[max(0, first - _CAPTION_LOOKBACK) : first], run))
         index += 1
     return tables
+
+
+# a group's label between a table's rows: a few words, no number
+_GROUP_LABEL = re.compile(r"[A-Za-z][A-Za-z ()/-]{2,50}")
 
 
 def _interval_row(line: str) -> list[str] | None:
@@ -119,7 +132,10 @@ def _mixed_rows(run: list[tuple[str, list[str]]]) -> list[list[str]] | None:
             return None
         rows.append([line[: cells[0].start()].strip(), *[m.group(0) for m in cells]])
     plain = any(m.group(2) is None for line, _ in run for m in _VALUE_CELL.finditer(line))
-    return rows if plain and len({len(row) for row in rows}) == 1 else None
+    # rows as wide as most: a row the copy cut short, or one holding a note's number, is left out
+    width = Counter(len(row) for row in rows).most_common(1)[0][0]
+    kept = [row for row in rows if len(row) == width]
+    return kept if plain and len(kept) >= 2 and len(kept) * 4 >= len(rows) * 3 else None
 
 
 def _spaced_header(head: str, width: int) -> list[str] | None:
@@ -143,7 +159,8 @@ def _spaced_header(head: str, width: int) -> list[str] | None:
 
 def _interval_table(above: list[str], run: list[tuple[str, list[str]]]) -> Table:
     mixed = _mixed_rows(run)
-    head = next((line for line in reversed(above) if line), "")
+    # the header is the last line above that is not a group's label ("Training cohort" under the header)
+    head = next((line for line in reversed(above) if line and not _GROUP_LABEL.fullmatch(line)), "")
     columns = _spaced_header(head, len(mixed[0]) - 1) if mixed else None
     if mixed and columns:
         caption = " ".join(line for line in above[:-1] if line and not line[:1].isdigit())[-400:]

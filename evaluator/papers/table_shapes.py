@@ -202,7 +202,9 @@ _SKIP_COLUMNS = re.compile(
     # a column of a spread: "| SE | AUROC |" (sepsis_qsofa_sii_*_table5_*.md)
     r"se|sd|std|s\.e\.|s\.d\.|standard error|standard deviation|"
     # and of a test's p-values ("P" alone may be a precision)
-    r"p[- ]?values?)$",
+    r"p[- ]?values?|"
+    # and of the threshold a result was read at: "| Cutoff | Sensitivity |" (elderly_akd_risk_*_table1_*.md)
+    r"cut-?offs?|cut-?off values?|thresholds?)$",
     re.I,
 )
 # a column of what a result cost or how it was run, not how well: "Input $/1M", "Price", "Latency (s)", "Tokens/s",
