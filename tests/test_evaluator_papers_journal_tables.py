@@ -339,3 +339,29 @@ CatBoost 0.803 (0.764-0.842) 0.388 0.752 (0.680-0.815) 0.395 (0.339-0.453)
     } <= claims
     assert ("LR", "auroc", 0.655) in claims and ("MLP", "sensitivity", 0.702) in claims
     assert len(claims) == 21 and not any(claim[2] in (0.412, 0.388, 0.397) for claim in claims)  # no cut-off
+
+
+def test_groups_of_interval_rows_after_a_row_of_p_values_go_on_under_the_first_groups_header() -> None:
+    text = """Table 3.
+
+Discrimination and calibration of the models in both sets
+
+Sensitivity (95% CI) Specificity (95% CI) AUC (95% CI)
+Derivation set
+ Random forest 0.802 (0.771–0.833) 0.744 (0.712–0.776) 0.851 (0.829–0.873)
+ SAPSII 0.611 (0.574–0.648) 0.702 (0.668–0.736) 0.688 (0.660–0.716)
+ P value  < 0.001  0.041  < 0.001
+Test set
+ Random forest 0.781 (0.733–0.829) 0.730 (0.681–0.779) 0.832 (0.797–0.867)
+ SAPSII 0.598 (0.540–0.656) 0.689 (0.636–0.742) 0.672 (0.628–0.716)
+"""
+    claims = {claim for claim in found(read_text(text)) if claim[2] is not None}
+    assert {
+        ("Random forest", "auc", 0.851),
+        ("SAPSII", "auc", 0.688),
+        ("Random forest", "sensitivity", 0.781),
+        ("Random forest", "auc", 0.832),
+        ("SAPSII", "specificity", 0.689),
+        ("SAPSII", "auc", 0.672),
+    } <= claims
+    assert len(claims) == 12

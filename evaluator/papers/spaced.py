@@ -81,7 +81,7 @@ def interval_tables(text: str) -> list[Table]:
     """Runs of two rows or more of a label and values with intervals, as tables under the caption above them."""
     lines = [line.strip() for line in text.splitlines()]
     tables: list[Table] = []
-    index = 0
+    index = ended = 0
     while index < len(lines):
         run = []
         first = index
@@ -96,9 +96,19 @@ def interval_tables(text: str) -> list[Table]:
             if gap > index and gap < len(lines) and _interval_row(lines[gap]) is not None:
                 index = gap
         if len(run) >= 2:
-            tables.append(_interval_table(lines[max(0, first - _CAPTION_LOOKBACK) : first], run))
+            table = _interval_table(lines[max(0, first - _CAPTION_LOOKBACK) : first], run)
+            if tables and not any(table.header[1:]) and _continues(tables[-1], table, ended, first):
+                # the rows after a row of p-values and a group's label ("P value < 0.001 ...", "Validation set")
+                # go on under the header above the first group (ann_vs_logistic_apache2_*_tab*.md)
+                table = Table(tables[-1].header, table.rows, table.lines, tables[-1].caption)
+            tables.append(table)
+            ended = index
         index += 1
     return tables
+
+
+def _continues(before: Table, table: Table, ended: int, first: int) -> bool:
+    return any(before.header[1:]) and len(before.header) == len(table.header) and first - ended <= 3
 
 
 # a group's label between a table's rows: a few words, no number
@@ -178,7 +188,7 @@ def _interval_table(above: list[str], run: list[tuple[str, list[str]]]) -> Table
     header = [corner, *[""] * (width - 1)]
     # a header of metrics right above the rows names their columns: "Scoring System ROC AUC (95% CI) PR AUC (95% CI)"
     # (ward_early_warning_scores_haven_*_pmc.md)
-    named = _metric_header(next((line for line in reversed(above) if line), ""))
+    named = _metric_header(head)
     if named is not None and len(named) == width:
         header = named
     rows = [row + [""] * (width - len(row)) for _, row in run]
