@@ -140,3 +140,15 @@ def test_the_base_and_the_fine_tuned_model_of_a_text_that_fine_tunes_a_named_mod
         ("fine-tuned Mistral-7B-Instruct-v0.3", "accuracy", 0.641),
         ("Mistral-7B-Instruct-v0.3", "accuracy", 0.573),
     }
+
+
+def test_the_values_of_models_beaten_in_the_next_sentence_are_in_the_metric_just_named() -> None:
+    text = (
+        "CatBoost performed best of the five learners, with an AUROC of 0.861. It outperformed SAPS-III 0.702 and "
+        "APACHE-IV 0.734."
+    )
+    assert {claim for claim in found(read_text(text)) if claim[2] is not None} == {
+        ("CatBoost", "auroc", 0.861),
+        ("SAPS-III", "auroc", 0.702),
+        ("APACHE-IV", "auroc", 0.734),
+    }

@@ -147,7 +147,10 @@ _CONTINUES = re.compile(
     # "This was higher than that for the deep neural network (0.825; ...)" after "the AUROC was 0.867"
     # (postop_30day_mortality_multipath_cnn_acemap_abstract.md)
     r"^(?:This|That|It|These|Which) (?:was|were|is|are) (?:\w+ )?(?:higher|lower|better|worse|greater|superior|"
-    r"inferior|comparable|similar)\b",
+    r"inferior|comparable|similar)\b|"
+    # "All models outperformed APS-III 0.713 and SAPS-II 0.681" after "XGBoost ... with AUC of 0.873"
+    # (s_aki_28day_mortality_xgboost_*_abstract.md): the beaten models' values in the metric just named
+    r"\b(?:outperformed|outperforming|surpassed|exceeded|beat) (?:the )?[A-Za-z][\w .+-]{1,30} \(?\d?\.\d",
     re.I,
 )
 

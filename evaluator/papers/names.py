@@ -59,7 +59,8 @@ METHODS = re.compile(
 # aitrics_prompt_picu_mortality_garamstay_ko.md, cardiac_arrest_8h_vital_signs_*_ko.md): a short fixed vocabulary,
 # like the benchmarks', written in capitals
 _CLINICAL_SCORES = re.compile(
-    r"(?<![\w-])(q?SOFA|APACHE(?: ?I{1,3}| ?IV| [234])?|SAPS(?: ?I{1,3}| [23])?|MEWS|PIM ?[23]?|PRISM(?: I{1,3}| IV)?|"
+    r"(?<![\w-])(q?SOFA|APACHE(?:[ -]?I{1,3}|[ -]?IV| [234])?|SAPS(?:[ -]?I{1,3}| [23])?|APS[ -]?III|"
+    r"MEWS|PIM ?[23]?|PRISM(?: I{1,3}| IV)?|"
     r"KTAS|CURB-65|"
     # and the other early-warning, sepsis, severity and risk scores tables compare models with
     # (ed_triage_sepsis_*.md, ed_pneumonia_*_int_j_em.md, ward_icu_admission_*_moam_abstract.md, poaf_*_thij_*.md)
