@@ -365,3 +365,15 @@ Test set
         ("SAPSII", "auc", 0.672),
     } <= claims
     assert len(claims) == 12
+
+
+def test_lettered_p_value_and_improvement_columns_are_no_results() -> None:
+    text = """| Model | AUROC | Pb value | NRI | IDI |
+|---|---|---|---|---|
+| Risk score | 0.781 | 0.012 | 0.214 | 0.031 |
+| NEWS | 0.702 | | | |
+"""
+    assert {claim for claim in found(read_text(text)) if claim[2] is not None} == {
+        ("Risk score", "auroc", 0.781),
+        ("NEWS", "auroc", 0.702),
+    }

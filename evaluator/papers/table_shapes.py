@@ -201,8 +201,9 @@ _SKIP_COLUMNS = re.compile(
     r"rows|columns|records|entries|file size|"
     # a column of a spread: "| SE | AUROC |" (sepsis_qsofa_sii_*_table5_*.md)
     r"se|sd|std|s\.e\.|s\.d\.|standard error|standard deviation|"
-    # and of a test's p-values ("P" alone may be a precision)
-    r"p[- ]?values?|"
+    # and of a test's p-values, footnote-lettered or not ("Pa value"; "P" alone may be a precision), and of the
+    # improvement of one model over another (IDI, NRI: nomogram_vs_sofa_saps2_*.md)
+    r"p[a-d]?[- ]?values?[a-d]?|idi|nri|"
     # and of the threshold a result was read at: "| Cutoff | Sensitivity |" (elderly_akd_risk_*_table1_*.md)
     r"cut-?offs?|cut-?off values?|thresholds?)$",
     re.I,
