@@ -46,3 +46,13 @@ def test_a_plural_acronym_after_a_method_is_the_kind_of_model_not_its_name() -> 
 def test_a_hybrid_network_is_named_with_its_kind() -> None:
     names = [name for _, name in models_in("A hybrid recurrent neural network flagged false ventricular alarms.")]
     assert names == ["hybrid recurrent neural network"]
+
+
+def test_a_score_named_after_a_place_or_a_person_is_a_model_in_running_text() -> None:
+    text = (
+        "For 90-day mortality, the discrimination of Ranson score (AUROC=0.702) and Glasgow score (AUROC=0.688) was "
+        "fair."
+    )
+    names = [name for _, name in models_in(text)]
+    assert names == ["Ranson score", "Glasgow score"]
+    assert models_in("Total score was recorded for each patient.") == []

@@ -228,6 +228,9 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
         # a metric in title case ("Brier Score", "Concordance Index") measures a model, it is none
         if not GENERIC.search(tool) and not _TITLED_NOT_TOOL.search(tool) and not is_benchmark_or_metric(tool):
             take(match, tool, 1)
+    for match in _NAMED_LOWER_SCORE.finditer(text):
+        if not _TITLED_NOT_TOOL.search(match.group(1)) and not is_benchmark_or_metric(match.group(1)):
+            take(match, match.group(1), 1)
     for match in _HANGUL_VERSIONED.finditer(text):
         take(match, match.group(1), 1)
     for match in _HANGUL_LED.finditer(text):  # "챗GPT는", "펍메드GPT는" (chatgpt_usmle_zdnet_ko.md)
@@ -258,6 +261,10 @@ _TITLED_TOOL = re.compile(
     r"(?<![\w-])(?:(?:The|the|An?|an?|Our|our|This|this) )?"
     r"((?:[A-Z][a-z]{2,20}[ -]){1,5}(?:Index|Score|Algorithm|Model))\b"
 )
+# a score named after a place or a person, in running text: "the discrimination of Cleveland score (AUROC=0.684),
+# Mehta score (AUROC=0.708)" (csa_aki_four_scores_*_abstract.md); after a lower-case word or a comma, so never a
+# sentence's first word ("Total score", "Mean score")
+_NAMED_LOWER_SCORE = re.compile(r"(?<=[a-z,] )([A-Z][a-z]{3,15} score)(?![\w-])")
 _TITLED_NOT_TOOL = re.compile(
     r"\b(?:Body|Mass|Quality|Impact|Citation|Human|Development|Research|Total|Mean|Average|Best|Overall|Final|Max|"
     r"Min|Top|Highest|Lowest|Weighted|Composite|"
