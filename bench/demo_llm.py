@@ -18,12 +18,10 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
-import tempfile
-from pathlib import Path
 
 from servers import ROOT
 
-from tests.llama_engine import MODEL_ID, Engine, installed, missing_reason
+from tests.llama_engine import MODEL_ID, Engine, engine_for
 
 SLUG = "huggingfacetb/smollm2-135m-instruct"
 DEMO = "clinicalqa-upstream-demo@0"
@@ -34,12 +32,10 @@ def main() -> int:
     parser.add_argument("--db", default="benchtoward.db")
     parser.add_argument("--limit", type=int, default=5)
     args = parser.parse_args()
-    found = installed()
-    if found is None:
-        print(f"demo-llm: {missing_reason()}", file=sys.stderr)
+    engine_for_run = engine_for("demo-llm")
+    if engine_for_run is None:
         return 1
-    log = Path(tempfile.mkdtemp(prefix="benchtoward-demo-llm-")) / "engine.log"
-    print(f"starting llama.cpp with {found.gguf.name} (log: {log})", file=sys.stderr)
+    found, log = engine_for_run
     with Engine(found, log) as engine:
         command = [
             *[sys.executable, "-m", "server.cli", "eval", "--model", SLUG, "--task", DEMO],

@@ -17,15 +17,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 from reader_eval import TARGETS, score_corpus  # (it puts the repository on sys.path)
 
 from evaluator.papers import LLMConfig, LLMExtractor, RuleExtractor
 from evaluator.papers.scoring import FileScore, Totals, totals
-from tests.llama_engine import MODEL_ID, Engine, installed, missing_reason
+from tests.llama_engine import MODEL_ID, Engine, engine_for
 
 
 def row(name: str, t: Totals, seconds: float) -> str:
@@ -53,12 +51,10 @@ def main() -> int:
     parser.add_argument("--n-ctx", type=int, default=8192, help="the engine's context (SmolLM2: up to 8192)")
     parser.add_argument("--totals-only", action="store_true", help="print no line per file (held-out texts)")
     args = parser.parse_args()
-    found = installed()
-    if found is None:
-        print(f"reader-eval-llm: {missing_reason()}", file=sys.stderr)
+    engine_for_run = engine_for("reader-eval-llm")
+    if engine_for_run is None:
         return 1
-    log = Path(tempfile.mkdtemp(prefix="benchtoward-reader-llm-")) / "engine.log"
-    print(f"starting llama.cpp with {found.gguf.name} (log: {log})", file=sys.stderr)
+    found, log = engine_for_run
     started = time.perf_counter()
     rules = asyncio.run(score_corpus(RuleExtractor(), args.split, limit=args.limit))
     rule_seconds = time.perf_counter() - started

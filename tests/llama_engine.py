@@ -22,6 +22,8 @@ import gzip
 import os
 import signal
 import subprocess
+import sys
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -84,6 +86,18 @@ def installed(engine_dir: Path = ENGINE_DIR) -> Installed | None:
     if not python.is_file() or not ggufs or not (engine_dir / ".installed").is_file():
         return None
     return Installed(python, ggufs[0])
+
+
+def engine_for(purpose: str) -> tuple[Installed, Path] | None:
+    """The installed engine and a fresh log file for a script (`purpose` names it), or None after saying on stderr
+    why there is none."""
+    found = installed()
+    if found is None:
+        print(f"{purpose}: {missing_reason()}", file=sys.stderr)
+        return None
+    log = Path(tempfile.mkdtemp(prefix=f"benchtoward-{purpose}-")) / "engine.log"
+    print(f"starting llama.cpp with {found.gguf.name} (log: {log})", file=sys.stderr)
+    return found, log
 
 
 def missing_reason() -> str:

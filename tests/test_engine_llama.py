@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +33,7 @@ from store import runs as run_store
 from store import tasks as task_store
 from tests.llama_engine import (
     MODEL_ID,
+    ROOT,
     TASK,
     Engine,
     Faults,
@@ -222,3 +225,13 @@ async def test_the_paper_reader_gets_a_record_of_the_extraction_shape_from_the_e
     assert formats[0]["type"] == "json_schema" and formats[0]["json_schema"]["schema"] == decoding_schema()
     assert formats[-1] == {"type": "json_object", "schema": decoding_schema()}  # llama-cpp-python's form
     assert all(prompt_of(body).startswith("Source: engine-test.md") for body in recorded)
+
+
+def test_the_reader_scorer_scores_the_llm_reader_through_the_engine_like_the_rule_reader(engine: Engine) -> None:
+    # bench/reader_eval.py --llm-endpoint: the same scorer on the LLM reader's record of a corpus text (issue 13)
+    command = [sys.executable, "bench/reader_eval.py", "--llm-endpoint", engine.url, "--llm-model", MODEL_ID]
+    bounds = ["--split", "dev", "--limit", "1", "--llm-max-tokens", "128", "--llm-max-text-chars", "1500"]
+    done = subprocess.run([*command, *bounds], cwd=ROOT, capture_output=True, text=True, timeout=240, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "dev: 1 files" in done.stdout and "claim precision" in done.stdout
+    assert "Traceback" not in done.stderr
