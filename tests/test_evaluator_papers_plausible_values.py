@@ -63,3 +63,14 @@ def test_a_count_of_what_a_model_flagged_is_not_a_result() -> None:
         ("CNN", "precision", 0.41),
         ("CNN", "sensitivity", 0.88),
     }
+
+
+def test_a_number_no_metric_or_benchmark_names_is_no_claim_but_a_benchmarks_percentage_is() -> None:
+    table = """| Model | Ward A | Ward B |
+|---|---|---|
+| DeepSepsis | 0.812 | 0.774 |
+| qSOFA | 0.655 | 0.640 |
+"""
+    assert not [claim for claim in found(read_text(table)) if claim[2] is not None]
+    text = "BioMedLM-3B beats Phi-2 on PubMedQA (74.4% vs 71.1%)."
+    assert any(claim[0] == "BioMedLM-3B" and claim[2] == 0.744 for claim in found(read_text(text)))

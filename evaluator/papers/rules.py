@@ -144,6 +144,10 @@ def _read_rules(text: str) -> Extraction:
     named = {canonical_dataset(name) for sentence in parts.sentences for _, name in benchmarks_in(sentence)}
     only = named.pop() if len(named) == 1 else None  # the one benchmark the text names: its claims are on it
     claims = _cross_checked(_unique_claims([_completed(c, subjects, ioh, only) for c in claims[: MAX_CLAIMS * 2]]))
+    # a number neither a metric nor a benchmark names is no claim: on the first reads of eleven blind splits and
+    # batches (1,171 claims), none of the 61 read so was right, against 45% of all; "MedQA (89.8% vs 74.9%)" is the
+    # benchmark's score (medgemma_27b_text_featherless_unsloth_summary.md)
+    claims = [c for c in claims if c.metric is not None or c.dataset is not None or c.value is None]
     if _POOLED.search(body[:5000]):
         claims = [c for c in claims if c.model is not None]
     claims = claims[:MAX_CLAIMS]
