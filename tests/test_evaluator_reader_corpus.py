@@ -69,8 +69,9 @@ FLOOR = {
     # rules it led to: 79.2%, 87.2%, 90.8%. On 2026-12-02 after 10:15 four more blind dev batches (30th: READMEs and
     # cards, 31st: abstracts and news, 32nd: table pages and results tables, 33rd: abstracts and news; 83 texts) read
     # at recall 40.7%, 66.7%, 27.9%, 60.0% and precision 73.0%, 65.0%, 55.6%, 54.5% before any change for them; dev
-    # (1,023 files, 6,386 gold claims) after the rules they led to: 80.7%, 89.0%, 90.7%
-    "dev": {"claim_recall": 0.807, "claim_precision": 0.890, "model_recall": 0.907},
+    # (1,023 files, 6,386 gold claims) after the rules they led to: 80.7%, 89.0%, 90.7%; after a number no metric or
+    # benchmark names stopped being a claim (from the first reads of eleven blind sets): 80.7%, 89.4%, 90.7%
+    "dev": {"claim_recall": 0.807, "claim_precision": 0.894, "model_recall": 0.907},
     # the first fresh split read at 50.0%, 21.1%, 86.7% when measured once, and was declared spent and moved to dev
     # the same day. The second fresh split (22 texts, fresh_test_2.json), measured once on 2026-12-01 at 20:58 (commit
     # 1e6ea77): recall 46.8% (37 of 79), precision 49.3% (37 of 75 read), model recall 93.9%, 0 mapping errors
@@ -103,8 +104,11 @@ FLOOR = {
     # (11:15): 33.6% and 75.0%. test (113 texts) measured at the end (9c3d0dd, 11:25), by totals only, after changes
     # made on dev only: recall 39.7% (143 of 360), precision 58.4% (143 of 245), model recall 84.3%, 0 mapping errors
     # (the eleventh 75.0% and 61.4%, the twelfth 24.6% and 63.0%, the fourteenth 60.4% and 42.7%, the fifteenth 32.6%
-    # and 60.8%, the sixteenth 33.6% and 75.0%)
-    "test": {"claim_recall": 0.397, "claim_precision": 0.583, "model_recall": 0.842},
+    # and 60.8%, the sixteenth 33.6% and 75.0%). Measured again (18c444b, 11:46), by totals only, after a number no
+    # metric or benchmark names stopped being a claim (a rule drawn from the first reads of eleven spent splits and
+    # dev batches): recall 39.7% (143 of 360), precision 61.9% (143 of 231), model recall 83.8%, 0 mapping errors
+    # (the fourteenth 45.7% precision, the fifteenth 73.8%, the others unchanged)
+    "test": {"claim_recall": 0.397, "claim_precision": 0.619, "model_recall": 0.838},
 }
 
 
