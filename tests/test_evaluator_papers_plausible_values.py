@@ -74,3 +74,9 @@ def test_a_number_no_metric_or_benchmark_names_is_no_claim_but_a_benchmarks_perc
     assert not [claim for claim in found(read_text(table)) if claim[2] is not None]
     text = "BioMedLM-3B beats Phi-2 on PubMedQA (74.4% vs 71.1%)."
     assert any(claim[0] == "BioMedLM-3B" and claim[2] == 0.744 for claim in found(read_text(text)))
+
+
+def test_a_split_or_a_header_word_read_as_a_model_is_no_models_claim() -> None:
+    # a summary row under a "Model" header is no model: "Overall" (nor "Training", "Validation", "Benchmark")
+    text = "| Model | AUROC |\n|---|---|\n| Overall | 0.81 |\n| LightGBM | 0.84 |\n"
+    assert {claim for claim in found(read_text(text)) if claim[2] is not None} == {("LightGBM", "auroc", 0.84)}

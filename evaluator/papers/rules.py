@@ -148,6 +148,9 @@ def _read_rules(text: str) -> Extraction:
     # batches (1,171 claims), none of the 61 read so was right, against 45% of all; "MedQA (89.8% vs 74.9%)" is the
     # benchmark's score (medgemma_27b_text_featherless_unsloth_summary.md)
     claims = [c for c in claims if c.metric is not None or c.dataset is not None or c.value is None]
+    # and a "model" that is a table's word for a split, a cohort or a header is a misread table: on those first reads
+    # all 162 such claims were wrong ("Training", "Test", "Val" read as models; "Benchmark", a header's corner)
+    claims = [c for c in claims if not (c.model and _NOT_A_MODEL_NAME.fullmatch(c.model.strip()))]
     if _POOLED.search(body[:5000]):
         claims = [c for c in claims if c.model is not None]
     claims = claims[:MAX_CLAIMS]
@@ -171,6 +174,12 @@ def _read_rules(text: str) -> Extraction:
     return Extraction(models=models, claims=claims, identifiers=identifiers, datasets=datasets)
 
 
+_NOT_A_MODEL_NAME = re.compile(
+    r"(?:models?|benchmarks?|methods?|training|train|test|testing|val|valid|validation|dev|internal|external|overall|"
+    r"total|average|mean|dataset|task|metric|score|cohort|set|group|all|none)"
+    r"(?: (?:set|cohort|data|split|validation|test))?",
+    re.I,
+)
 _ABBREVIATIONS = re.compile(r"\s*(?:definitions? of )?abbreviations?(?: used)?\s*[:.]", re.I)
 
 
