@@ -305,6 +305,21 @@ def never_a_model(name: str) -> bool:
     return bool(_NOT_MODELS.match(name.strip()) or re.fullmatch(r"[A-Z]{2,6}s", name.strip()))  # "ICUs", "EHRs"
 
 
+# a table's word for a split, a cohort, a summary row or a header, which a misread table gives as a model's name
+_TABLES_WORD = re.compile(
+    r"(?:models?|benchmarks?|methods?|training|train|test|testing|val|valid|validation|dev|internal|external|overall|"
+    r"total|average|mean|dataset|task|metric|score|cohort|set|group|all|none)"
+    r"(?: (?:set|cohort|data|split|validation|test))?",
+    re.I,
+)
+
+
+def a_tables_word(name: str) -> bool:
+    """ "Training", "Test", "Overall", "Benchmark": a table's word, never a model's name (rules.py drops the claims a
+    misread table gives such a "model")."""
+    return _TABLES_WORD.fullmatch(name.strip()) is not None
+
+
 @lru_cache(maxsize=4096)
 def is_model_name(name: str) -> bool:
     """Whether a written name has the shape of a model name (see the module docstring)."""

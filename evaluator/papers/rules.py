@@ -29,7 +29,7 @@ from evaluator.papers.identifiers import (
 from evaluator.papers.lined import lined_tables
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
 from evaluator.papers.measures import benchmarks_in, metric_words, metrics_defined_by, metrics_in
-from evaluator.papers.names import is_model_name
+from evaluator.papers.names import a_tables_word, is_model_name
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.results_json import json_prose, results_json
 from evaluator.papers.run_logs import printed_results, run_log_claims
@@ -150,7 +150,7 @@ def _read_rules(text: str) -> Extraction:
     claims = [c for c in claims if c.metric is not None or c.dataset is not None or c.value is None]
     # and a "model" that is a table's word for a split, a cohort or a header is a misread table: on those first reads
     # all 162 such claims were wrong ("Training", "Test", "Val" read as models; "Benchmark", a header's corner)
-    claims = [c for c in claims if not (c.model and _NOT_A_MODEL_NAME.fullmatch(c.model.strip()))]
+    claims = [c for c in claims if not (c.model and a_tables_word(c.model))]
     if _POOLED.search(body[:5000]):
         claims = [c for c in claims if c.model is not None]
     claims = claims[:MAX_CLAIMS]
@@ -174,12 +174,6 @@ def _read_rules(text: str) -> Extraction:
     return Extraction(models=models, claims=claims, identifiers=identifiers, datasets=datasets)
 
 
-_NOT_A_MODEL_NAME = re.compile(
-    r"(?:models?|benchmarks?|methods?|training|train|test|testing|val|valid|validation|dev|internal|external|overall|"
-    r"total|average|mean|dataset|task|metric|score|cohort|set|group|all|none)"
-    r"(?: (?:set|cohort|data|split|validation|test))?",
-    re.I,
-)
 _ABBREVIATIONS = re.compile(r"\s*(?:definitions? of )?abbreviations?(?: used)?\s*[:.]", re.I)
 
 

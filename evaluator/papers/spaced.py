@@ -70,9 +70,9 @@ def _metric_header(head: str) -> list[str] | None:
 # a row of a table rendered with spaces whose cells are values with their intervals, among p-values and other
 # columns: "SVM 0.807 (0.772–0.842) < 0.001 < 0.001 0.686 0.830 (0.784–0.876)" under "Models Outcomes" and a
 # caption naming the metric (crrt_hypotension_6h_auroc_table_pmc8387375.md)
-_INTERVAL_CELL = re.compile(
-    r"(?<![\w.])(-?\d{0,3}\.\d{1,4}|\d{1,3}) ?\((-?\d{0,3}\.\d{1,4}) ?[–-] ?(-?\d{0,3}\.\d{1,4})\)"
-)
+_VALUE = r"(-?\d{0,3}\.\d{1,4}|\d{1,3})"
+_INTERVAL = r" ?\((-?\d{0,3}\.\d{1,4}) ?[–-] ?(-?\d{0,3}\.\d{1,4})\)"
+_INTERVAL_CELL = re.compile(r"(?<![\w.])" + _VALUE + _INTERVAL)
 _INTERVAL_ROW = re.compile(r"^([A-Za-z][\w .+/:-]{0,40}?) (?=-?\d{0,3}\.?\d{1,4} ?\()")  # "NEWS:LDTEWS 0.860 (...)"
 _CAPTION_LOOKBACK = 8
 
@@ -124,9 +124,7 @@ def _interval_row(line: str) -> list[str] | None:
 
 
 # a value cell of a spaced row, with its interval when it has one: "0.046", "0.852 (0.764–0.941)"
-_VALUE_CELL = re.compile(
-    r"(?<!\S)(-?\d{0,3}\.\d{1,4}|\d{1,3})(?: ?\((-?\d{0,3}\.\d{1,4}) ?[–-] ?(-?\d{0,3}\.\d{1,4})\))?(?=\s|$)"
-)
+_VALUE_CELL = re.compile(r"(?<!\S)" + _VALUE + "(?:" + _INTERVAL + r")?(?=\s|$)")
 # a header's qualifier of the column before it, and the words that end a term of two ("Youden index", "p value")
 _QUALIFIER = re.compile(r"\s*\((?:%|95% ?CI|CI|95% confidence interval)\)", re.I)
 _TERM_END = re.compile(r"(?i)index|score|value|ratio|rate|time|error|loss|system|set")
