@@ -32,23 +32,33 @@ NOT_A_MODEL = re.compile(r"^(?:hf|hf-auto|hf-causal|vllm|openai|true|false|none|
 _PRETRAINED = re.compile(r"pretrained=([^,\s]{1,200})")
 
 
+# a file view copied as a one-column table: a bar alone on each line between the file's lines, or closing each line
+# ('"acc,none": 0.742, |': llama3_openbiomed_8b_slerp_*_results_json_blame.md). JSON has no bar at a line's start or
+# end outside a string, and no string crosses a line, so such a bar is the page's, never the file's
+_CELL_BAR = re.compile(r"(?m)^[ \t]*\||\|[ \t]*$")
+
+
 def results_json(text: str) -> tuple[list[ExtractedClaim], str]:
     """The claims of every harness results object in `text`, and the text with those objects blanked out."""
     claims: list[ExtractedClaim] = []
     decoder = json.JSONDecoder()
     rest = text
+    # the objects are found and decoded in a view of the text without the bars of a copied file view (each bar a
+    # space, so that places in the view are places in the text); what is blanked out is blanked in the text itself
+    view = _CELL_BAR.sub(lambda bar: " " * len(bar.group()), text) if '"' in text and "|" in text else text
     for _ in range(MAX_OBJECTS):
-        match = _RESULTS_KEY.search(rest)
+        match = _RESULTS_KEY.search(view)
         if match is None:
-            bare, (start, end) = _bare_results(decoder, rest)
+            bare, (start, end) = _bare_results(decoder, view)
             claims += bare
             rest = rest[:start] + " " * (end - start) + rest[end:]
             break
-        found, end = _decoded(decoder, rest[: match.start() + MAX_JSON], match)
+        found, end = _decoded(decoder, view[: match.start() + MAX_JSON], match)
         if found is None:
             break
-        claims += _claims(found, rest[match.start() : end], rest[: match.start()])
+        claims += _claims(found, view[match.start() : end], view[: match.start()])
         rest = rest[: match.start()] + " " * (end - match.start()) + rest[end:]
+        view = view[: match.start()] + " " * (end - match.start()) + view[end:]
     return claims, rest
 
 
@@ -63,12 +73,38 @@ def _decoded(decoder: json.JSONDecoder, text: str, match: re.Match[str]) -> tupl
     try:
         results, end = decoder.raw_decode(text, match.end() - 1)
     except (ValueError, RecursionError):
-        return None, 0
+        results, end = _whole_members(decoder, text, match.end())
+        if not results:
+            return None, 0
     found: dict[str, Any] = {"results": results}
     named = _PRETRAINED.search(text, end, end + 20_000)
     if named:
         found["config"] = {"model_args": named.group(0)}
     return found, len(text) if named is None else named.end()
+
+
+_MEMBER = re.compile(r'\s{0,40}"([^"\n]{1,200})"\s{0,4}:\s{0,4}')
+_NEXT = re.compile(r"\s{0,40},")
+
+
+def _whole_members(decoder: json.JSONDecoder, text: str, start: int) -> tuple[dict[str, Any], int]:
+    """The members of an object cut off before its end (a stored copy that stops inside a task:
+    llama3_openbiomed_8b_dare_ties_*_results_json_blame.md): each task whose object is whole, and where the last
+    one ends."""
+    members: dict[str, Any] = {}
+    end = start
+    while len(members) < 10_000 and (key := _MEMBER.match(text, end)):
+        try:
+            value, after = decoder.raw_decode(text, key.end())
+        except (ValueError, RecursionError):
+            break
+        members[key.group(1)] = value
+        end = after
+        comma = _NEXT.match(text, end)
+        if comma is None:
+            break
+        end = comma.end()
+    return members, end
 
 
 def _bare_results(decoder: json.JSONDecoder, text: str) -> tuple[list[ExtractedClaim], tuple[int, int]]:
