@@ -29,6 +29,7 @@ from evaluator.papers.identifiers import (
 from evaluator.papers.lined import lined_tables
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
 from evaluator.papers.measures import benchmarks_in, metric_words, metrics_defined_by, metrics_in
+from evaluator.papers.model_index import model_index
 from evaluator.papers.names import a_tables_word, is_model_name
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.results_json import json_prose, results_json
@@ -110,7 +111,12 @@ def _read_rules(text: str) -> Extraction:
     # (deepseek_r1_openai_usmle_*_abstract.md, vitalcare_ews_*_abstract.md)
     text = _PLUS_MINUS.sub("±", text).translate(_DASHES)
     matter = read_front_matter(text)
-    harness, rest = results_json(text[matter.end :])
+    # a card's model-index metadata, in its front matter or in the body (a copied code view), read once
+    indexed, (start, end) = model_index(text)
+    start, end = max(start - matter.end, 0), max(end - matter.end, 0)
+    after = text[matter.end :]
+    harness, rest = results_json(after[:start] + "\n" * after.count("\n", start, end) + after[end:])
+    harness = indexed + harness
     body = json_prose(rest)
     lined, lined_lines = lined_tables(body)
     found_in_text = spaced_tables(body) + interval_tables(body) + lined
