@@ -70,8 +70,11 @@ FLOOR = {
     # cards, 31st: abstracts and news, 32nd: table pages and results tables, 33rd: abstracts and news; 83 texts) read
     # at recall 40.7%, 66.7%, 27.9%, 60.0% and precision 73.0%, 65.0%, 55.6%, 54.5% before any change for them; dev
     # (1,023 files, 6,386 gold claims) after the rules they led to: 80.7%, 89.0%, 90.7%; after a number no metric or
-    # benchmark names stopped being a claim (from the first reads of eleven blind sets): 80.7%, 89.4%, 90.7%
-    "dev": {"claim_recall": 0.807, "claim_precision": 0.894, "model_recall": 0.907},
+    # benchmark names stopped being a claim (from the first reads of eleven blind sets): 80.7%, 89.4%, 90.7%. Dev batch
+    # 34 (20 texts, results files and cards) read at 57.9%, 100.0% before any change for it; dev (1,050 files, 6,509
+    # gold claims, with seven texts of the seventeenth fresh split from its sources) after the results-JSON and
+    # model-index changes it led to: 81.1%, 89.7%, 90.7%
+    "dev": {"claim_recall": 0.810, "claim_precision": 0.896, "model_recall": 0.907},
     # the first fresh split read at 50.0%, 21.1%, 86.7% when measured once, and was declared spent and moved to dev
     # the same day. The second fresh split (22 texts, fresh_test_2.json), measured once on 2026-12-01 at 20:58 (commit
     # 1e6ea77): recall 46.8% (37 of 79), precision 49.3% (37 of 75 read), model recall 93.9%, 0 mapping errors
@@ -107,8 +110,13 @@ FLOOR = {
     # and 60.8%, the sixteenth 33.6% and 75.0%). Measured again (18c444b, 11:46), by totals only, after a number no
     # metric or benchmark names stopped being a claim (a rule drawn from the first reads of eleven spent splits and
     # dev batches): recall 39.7% (143 of 360), precision 61.9% (143 of 231), model recall 83.8%, 0 mapping errors
-    # (the fourteenth 45.7% precision, the fifteenth 73.8%, the others unchanged)
-    "test": {"claim_recall": 0.397, "claim_precision": 0.619, "model_recall": 0.838},
+    # (the fourteenth 45.7% precision, the fifteenth 73.8%, the others unchanged). After a results JSON copied from a
+    # file view with a bar on each line, or cut inside a task, became readable (c1a70cd, from dev batch 34's first
+    # read): 51.9% (187 of 360), 68.0% (187 of 275) (the fifteenth 49.5% and 81.0%, the sixteenth 59.8% and 84.2%).
+    # The seventeenth and eighteenth fresh splits (32 texts, collected blind) then joined test; first read by totals
+    # at c1a70cd: 49.2% and 44.4%, 36.8% and 58.3%. test (145 texts): 48.8% (254 of 520), 62.4% (254 of 407), model
+    # recall 85.0%, 0 mapping errors; the same at b3b64b2
+    "test": {"claim_recall": 0.488, "claim_precision": 0.624, "model_recall": 0.850},
 }
 
 
