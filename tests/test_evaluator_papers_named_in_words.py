@@ -56,3 +56,16 @@ def test_a_score_named_after_a_place_or_a_person_is_a_model_in_running_text() ->
     names = [name for _, name in models_in(text)]
     assert names == ["Ranson score", "Glasgow score"]
     assert models_in("Total score was recorded for each patient.") == []
+
+
+def test_the_classifiers_and_ensembles_clinical_papers_compare_are_models_in_lower_case_words() -> None:
+    text = (
+        "We compared an extra-trees classifier, a support vector classifier and adaptive boosting for predicting "
+        "reintubation. The hard voting ensemble, which combines all three, reached an AUROC of 0.861 and an F1 "
+        "score of 0.702 on the test set."
+    )
+    names = [name for _, name in models_in(text)]
+    assert names == ["extra-trees classifier", "support vector classifier", "adaptive boosting", "hard voting ensemble"]
+    assert found(read_text(text)) >= {("hard voting ensemble", "auroc", 0.861), ("hard voting ensemble", "f1", 0.702)}
+    # a vote and an ensemble of studies are not models
+    assert models_in("The panel voted on each case. An ensemble of studies was pooled.") == []

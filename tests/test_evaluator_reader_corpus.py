@@ -73,8 +73,9 @@ FLOOR = {
     # benchmark names stopped being a claim (from the first reads of eleven blind sets): 80.7%, 89.4%, 90.7%. Dev batch
     # 34 (20 texts, results files and cards) read at 57.9%, 100.0% before any change for it; dev (1,050 files, 6,509
     # gold claims, with seven texts of the seventeenth fresh split from its sources) after the results-JSON and
-    # model-index changes it led to: 81.1%, 89.7%, 90.7%
-    "dev": {"claim_recall": 0.810, "claim_precision": 0.896, "model_recall": 0.907},
+    # model-index changes it led to: 81.1%, 89.7%, 90.7%; after the classifiers and ensembles named in lower-case
+    # words became models: 81.2%, 89.8%, 91.3%
+    "dev": {"claim_recall": 0.811, "claim_precision": 0.897, "model_recall": 0.912},
     # the first fresh split read at 50.0%, 21.1%, 86.7% when measured once, and was declared spent and moved to dev
     # the same day. The second fresh split (22 texts, fresh_test_2.json), measured once on 2026-12-01 at 20:58 (commit
     # 1e6ea77): recall 46.8% (37 of 79), precision 49.3% (37 of 75 read), model recall 93.9%, 0 mapping errors

@@ -50,6 +50,12 @@ METHODS = re.compile(
     # AdaB, LR, MLP and LSTM" (intraop_hemorrhage_seven_ml_lgb_shanghai_bmc_abstract.md); not "LR+", a ratio
     r"(?-i:LGB|GBDT|LR(?![+–-]))|"
     r"1D-CNN(?: ?\+ ?LSTM)?|"
+    # and the other classifiers and ensembles they compare ("the final soft voting classifier", "adaptive boosting":
+    # late_onset_neonatal_sepsis_*.md, postop_icu_admission_gbm_*.md, older_adult_icu_postop_delirium_*.md)
+    r"(?:soft|hard|weighted)[- ]voting (?:classifiers?|ensembles?)|voting classifiers?|stacking ensembles?|"
+    r"support[- ]vector (?:classifiers?|regressions?)|extra[- ]trees? classifiers?|extremely randomi[sz]ed trees|"
+    r"adaptive boosting|AdaBoost|random survival forests?|linear discriminant analysis|partial least squares|"
+    r"generali[sz]ed linear (?:regression )?models?|"
     # the same methods named in Korean, a particle after them (ed_90day_mortality_survival_models_linnk_ko.md)
     r"로지스틱 ?회귀(?: ?모델)?|랜덤 ?포레스트|랜덤 ?생존 ?숲|그래디언트 ?부스팅|서포트 ?벡터 ?머신|의사 ?결정 ?나무|"
     r"엘라스틱 ?넷 ?Cox(?: ?모델)?|Cox 비례 ?위험 ?모델|단계적 Cox(?: ?모델)?)(?![A-Za-z0-9_-])",
