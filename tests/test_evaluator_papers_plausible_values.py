@@ -80,3 +80,12 @@ def test_a_split_or_a_header_word_read_as_a_model_is_no_models_claim() -> None:
     # a summary row under a "Model" header is no model: "Overall" (nor "Training", "Validation", "Benchmark")
     text = "| Model | AUROC |\n|---|---|\n| Overall | 0.81 |\n| LightGBM | 0.84 |\n"
     assert {claim for claim in found(read_text(text)) if claim[2] is not None} == {("LightGBM", "auroc", 0.84)}
+
+
+def test_an_intervals_level_is_no_value_where_the_text_stops_after_it_or_where_several_levels_are_listed() -> None:
+    cut = "In external validation, the gradient boosting model reached an AUROC of 0.812 (95"
+    assert found(read_text(cut)) == {("gradient boosting", "auroc", 0.812)}
+    glued = "The LSTM reached an AUPRC of 0.41(95% CI 0.39-0.43) and an AUROC of 0.873(95"
+    assert {claim[2] for claim in found(read_text(glued))} == {0.41, 0.873}
+    levels = "GPT-4o reached an accuracy of 81.2%, reported with 95% and 99% confidence intervals."
+    assert found(read_text(levels)) == {("GPT-4o", "accuracy", 0.812)}

@@ -372,6 +372,13 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         r"^[ %]{0,2}(?:CI|confidence|credible|(?:prediction |uncertainty )?(?:intervals?|range|bounds?))", after, re.I
     ):
         return True
+    # and of several: "with 95% and 99% confidence intervals" (cdle_five_llms_unknown_option_*_abstract.md)
+    if written in ("90", "95", "99") and re.match(r"^ ?%? ?(?:,|and|or) \d{2} ?% (?:CI|confidence|credible)", after):
+        return True
+    # an interval's level where the text stops: "AUROCs of 0.771 (95" (icu_readmission_iread_*_abstract.md, a
+    # stored copy cut there), "0.884(95" (ppc_geriatric_dnn_*.md)
+    if written in ("90", "95", "99") and before.endswith("(") and not after.strip(" %"):
+        return True
     if re.match(r"^[:\-/]\d", after) or re.search(r"\d[:\-/]$", before):  # a time or a date: 18:17:01, 2025-03-21
         return True
     points = _POINTS.match(after) is not None  # "221점": a score on an exam marked out of more than 100
