@@ -152,3 +152,12 @@ def test_the_values_of_models_beaten_in_the_next_sentence_are_in_the_metric_just
         ("SAPS-III", "auroc", 0.702),
         ("APACHE-IV", "auroc", 0.734),
     }
+
+
+def test_a_value_with_its_interval_before_for_and_a_model_is_that_models() -> None:
+    text = (
+        "Across the 250 questions, accuracy was 71.4% (95% CI 65.0%-77.8%) for Claude-3 Haiku and 88.1% (95% CI "
+        "83.5%-92.7%) for GPT-4o."
+    )
+    read = {claim for claim in found(read_text(text)) if claim[1] == "accuracy"}
+    assert read == {("Claude-3 Haiku", "accuracy", 0.714), ("GPT-4o", "accuracy", 0.881)}

@@ -85,7 +85,10 @@ _PEOPLE_DID = re.compile(
     re.I,
 )
 FOR_AFTER = re.compile(
-    r"%?\)?(?: ?\(\d{1,5} ?(?:/|of|out of) ?\d{1,5}\))? (?:for|by|with|from) (?:the |OpenAI'?s? |Google'?s? )?"
+    # the value's interval may come between: "79.3% (95% CI, 72.6%-86%) for Perplexity AI", and "both" after "for":
+    # "0.82 for both ARISCAT and SPORC-1" (bps_pharmacy_specialty_*_abstract.md, respire_postoperative_*.md)
+    r"%?\)?(?: ?\(\d{1,5} ?(?:/|of|out of) ?\d{1,5}\))?(?: ?[(\[][^()\[\]]{0,60}[)\]])? (?:for|by|with|from) "
+    r"(?:both )?(?:the |OpenAI'?s? |Google'?s? )?"
 )
 
 
