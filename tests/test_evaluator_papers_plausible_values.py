@@ -89,3 +89,13 @@ def test_an_intervals_level_is_no_value_where_the_text_stops_after_it_or_where_s
     assert {claim[2] for claim in found(read_text(glued))} == {0.41, 0.873}
     levels = "GPT-4o reached an accuracy of 81.2%, reported with 95% and 99% confidence intervals."
     assert found(read_text(levels)) == {("GPT-4o", "accuracy", 0.812)}
+
+
+def test_a_tables_cells_run_together_are_not_read_as_prose_but_a_glued_name_alone_is() -> None:
+    glued = (
+        "Table 4 Sepsis alert models\n\nStudyModelAUROC (95% CI)Sensitivity (%)Specificity (%)\n"
+        "Lee et al12SepsisNet0.8120.77 (0.74-0.80)81.2 Kim et al14Early alert0.7690.71"
+    )
+    assert [c for c in read_text(glued).claims if c.value is not None] == []
+    prose = "SepsisNet reached an AUROC of 0.812 (95% CI 0.77-0.85) in the external cohort (Table 2)."
+    assert found(read_text(prose)) == {("SepsisNet", "auroc", 0.812)}

@@ -35,7 +35,15 @@ from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, E
 from evaluator.papers.results_json import json_prose, results_json
 from evaluator.papers.run_logs import printed_results, run_log_claims
 from evaluator.papers.scoring import words
-from evaluator.papers.segment import Segments, plain, segment, unglued_labels, with_line_breaks, without_gutter
+from evaluator.papers.segment import (
+    Segments,
+    cells_run_together,
+    plain,
+    segment,
+    unglued_labels,
+    with_line_breaks,
+    without_gutter,
+)
 from evaluator.papers.spaced import interval_tables, spaced_tables
 from evaluator.papers.subjects import subjects_of, unique
 from evaluator.papers.tables import table_claims
@@ -143,7 +151,8 @@ def _read_rules(text: str) -> Extraction:
     for sentence in parts.sentences[:MAX_SENTENCES]:
         if len(claims) >= MAX_CLAIMS * 2:
             break
-        if not _ABBREVIATIONS.match(sentence):  # a table's list of abbreviations: "LAPS-2 = ... score 2"
+        # not a table's list of abbreviations ("LAPS-2 = ... score 2"), nor a table's cells run together
+        if not _ABBREVIATIONS.match(sentence) and not cells_run_together(sentence):
             claims += sentence_claims(sentence, context)
     claims = _the_one_model(claims, context)
     ioh = read_definition(body).describe() if IOH_PATTERN.search(body) else None
