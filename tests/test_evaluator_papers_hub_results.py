@@ -194,3 +194,23 @@ def test_a_model_index_cut_inside_a_metric_keeps_what_is_whole_and_a_metric_with
     cut = FRONT_MATTER_INDEX[: FRONT_MATTER_INDEX.index("      value: 47.25")]
     record = read_text(cut)
     assert found(record) == {("KoMed-Instruct-8B", "accuracy", 0.617), ("KoMed-Instruct-8B", "f1", 0.588)}
+
+
+SELF_REPORTED_PAGE = """Evaluation results
+- ROUGE-1self-reported41.207
+- ROUGE-Lself-reported30.114
+- exact match on PubMedQA test set self-reported0.712
+- lossself-reported1.873
+- gen_lenself-reported96.5
+Dataset used to train example-lab/bio-summariser-base
+"""
+
+
+def test_a_card_pages_self_reported_results_are_the_results_of_the_model_the_page_was_trained_for() -> None:
+    record = read_text(SELF_REPORTED_PAGE)
+    assert found(record) == {
+        ("example-lab/bio-summariser-base", "rouge-1", 41.207),
+        ("example-lab/bio-summariser-base", "rouge-l", 30.114),
+        ("example-lab/bio-summariser-base", "exact match", 0.712),
+    }
+    assert {c.dataset for c in record.claims} == {None, "PubMedQA"}

@@ -69,3 +69,14 @@ def test_the_classifiers_and_ensembles_clinical_papers_compare_are_models_in_low
     assert found(read_text(text)) >= {("hard voting ensemble", "auroc", 0.861), ("hard voting ensemble", "f1", 0.702)}
     # a vote and an ensemble of studies are not models
     assert models_in("The panel voted on each case. An ensemble of studies was pooled.") == []
+
+
+def test_names_a_text_lists_as_its_datasets_are_benchmarks_and_a_framework_after_a_comma_is_its_subject() -> None:
+    text = (
+        "We build three new datasets, namely V-RAD, V-SLAKE and V-PATH, from public images. We design a light "
+        "framework, RadThinker, that explains its answers. Our method reaches an accuracy of 71.2% on V-RAD, 77.9% on "
+        "V-SLAKE and 69.4% on V-PATH."
+    )
+    record = read_text(text)
+    assert {claim[0] for claim in found(record)} == {"RadThinker"}
+    assert {m.name for m in record.models} == {"RadThinker"}

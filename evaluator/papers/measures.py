@@ -247,14 +247,40 @@ def defined_metrics(text: str) -> re.Pattern[str] | None:
     return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?![\w-])")
 
 
+# and the datasets it names as datasets: "build new benchmark MedVQA datasets R-RAD, R-SLAKE and R-Path", whose names
+# are shaped like models' ("83.5% on R-RAD, 86.3% on R-SLAKE": medthink_rationale_*_abstract.md)
+_DEFINED_DATASETS: ContextVar[re.Pattern[str] | None] = ContextVar("defined_datasets", default=None)
+_DATASET_NAME = r"[A-Z][A-Za-z0-9]{0,20}(?:-[A-Za-z0-9]{1,20}){0,3}"
+_LISTED_DATASETS = re.compile(
+    r"\b(?:datasets|data sets|benchmarks|test sets|corpora)(?:,? (?:namely|i\.e\.,?|including|called|named))?:? "
+    r"(" + _DATASET_NAME + r"(?:, " + _DATASET_NAME + r"){0,6},? (?:and|or) " + _DATASET_NAME + r")(?![\w-])"
+)
+
+
+def defined_datasets(text: str) -> re.Pattern[str] | None:
+    """The names `text` lists as its datasets or benchmarks, as one pattern, or None when it lists none."""
+    names = {
+        name
+        for match in _LISTED_DATASETS.finditer(text[:50_000])
+        for name in re.split(r",? (?:and|or) |, ", match.group(1))
+        if len(name) >= 3 and not _METRIC.fullmatch(name)
+    }
+    if not names:
+        return None
+    return re.compile("|".join(map(re.escape, sorted(names, key=len, reverse=True))))
+
+
 @contextmanager
 def metrics_defined_by(text: str) -> Iterator[None]:
-    """While the block runs, the metrics `text` defines are metrics (see `defined_metrics`)."""
+    """While the block runs, the metrics `text` defines are metrics (see `defined_metrics`), and the datasets it lists
+    as its datasets are benchmarks (`defined_datasets`)."""
     token = _DEFINED_METRICS.set(defined_metrics(text))
+    listed = _DEFINED_DATASETS.set(defined_datasets(text))
     try:
         yield
     finally:
         _DEFINED_METRICS.reset(token)
+        _DEFINED_DATASETS.reset(listed)
 
 
 def metrics_in(text: str) -> list[tuple[int, int, str]]:
@@ -305,8 +331,8 @@ def misspelt_metric(label: str) -> str | None:
 
 
 def is_benchmark_or_metric(name: str) -> bool:
-    own = _DEFINED_METRICS.get()
-    if own is not None and own.fullmatch(name):
+    own, listed = _DEFINED_METRICS.get(), _DEFINED_DATASETS.get()
+    if (own is not None and own.fullmatch(name)) or (listed is not None and listed.fullmatch(name)):
         return True
     head = name.split("-", 1)[0]
     found = benchmark_pattern().fullmatch(name) or _METRIC.fullmatch(name) or _METRIC.fullmatch(name[:-1])

@@ -1,10 +1,13 @@
-"""A Hugging Face card's `model-index` metadata: the hub's own format for a model's results (one `- name:` per model,
+"""A Hugging Face card's `model-index` metadata, and the same results as the hub's page shows them. The metadata is
+the hub's own format for a model's results (one `- name:` per model,
 under it `results:`, each result a task, a dataset and a list of metrics with `type`, `value` and `name`). The Open
 LLM Leaderboard's bot adds one to cards (biomistral_7b_dare_readme_pr2_open_llm_leaderboard_model_index.md,
 doctorllm_chatdoctor_card_*, meditron_7b_chat_alpaca_card_*), and trainers write one for their fine-tunes. Read line
 by line, without a YAML library, because copies lose what a parser needs: the indentation (a code view copied as a
 one-column table, a bar on every line: medichat_llama3_8b_card_code_view_model_index.md) or the end (a stored copy
-cut inside a metric).
+cut inside a metric). The page renders each metric as "<metric> [on <dataset>] self-reported <value>", often run
+together when copied ("ROUGE-1self-reported39.409": sumedh_biomedical_text_summarization_*.md,
+clinicalner_posos_*_model_card.md); those are the card's own model's results.
 """
 
 from __future__ import annotations
@@ -23,6 +26,11 @@ _BLANK = re.compile(r"^[ \t|]*$")
 _SHARE = re.compile(r"^(?:acc\w*|accuracy|mc\d|exact[ _]match|em|f1\w*|pass@\d+)$", re.I)
 _SHOTS = re.compile(r"^\d{1,3}$")
 MAX_LINES = 5_000
+_SELF_REPORTED = re.compile(
+    r"(?m)^[ \t]*[-*•]?[ \t]*([^\n]{1,120}?)[ \t]*self-reported[ \t]*(-?\d{1,4}(?:\.\d{1,6})?)[ \t]*$"
+)
+_ON_DATASET = re.compile(r"^(.{1,60}?) on (?:the )?(.{1,80}?)(?: ?(?:test|validation|dev) ?(?:set|split))?$", re.I)
+SELF_REPORTED = "read from the hub's rendering of the card's results (self-reported)"
 
 
 @dataclass
@@ -90,6 +98,52 @@ def model_index(text: str) -> tuple[list[ExtractedClaim], tuple[int, int]]:
                 result.shots = f"{value}-shot"
     flush()
     return claims, (start.start(), end)
+
+
+def card_results(text: str, start: int) -> tuple[list[ExtractedClaim], str]:
+    """The results a card gives as metadata or as its page shows them, read from all of `text` (front matter
+    included), and `text[start:]` with where they are written blanked out, so that they are not read again."""
+    indexed, block = model_index(text)
+    shown, places = self_reported(text)
+    after = text[start:]
+    for first, last in [block, *places]:
+        first, last = max(first - start, 0), max(last - start, 0)
+        after = after[:first] + re.sub(r"[^\n]", " ", after[first:last]) + after[last:]
+    return indexed + shown, after
+
+
+def self_reported(text: str) -> tuple[list[ExtractedClaim], list[tuple[int, int]]]:
+    """The results a copied card page shows as "<metric> [on <dataset>] self-reported <value>", without a model (the
+    card's own, named by the caller), and where each is written."""
+    claims: list[ExtractedClaim] = []
+    places: list[tuple[int, int]] = []
+    for match in _SELF_REPORTED.finditer(text):
+        label = match.group(1).strip()
+        on = _ON_DATASET.match(label)
+        kind, dataset = (on.group(1), on.group(2)) if on else (label, None)
+        kind = re.sub(r"(?i)(?<=\w) score$", "", kind)  # "micro-F1 score"
+        claim = _claim(None, _Result(dataset=dataset), {"type": kind, "value": match.group(2)}, match.group(0))
+        if claim is not None and not _NOT_A_RESULT.search(kind):
+            claims.append(claim.model_copy(update={"notes": [SELF_REPORTED, *claim.notes[1:]]}))
+            places.append(match.span())
+    return claims, places
+
+
+def of_the_card(claims: list[ExtractedClaim], text: str, subjects: list[str]) -> list[ExtractedClaim]:
+    """The self-reported results as the results of the card's model: the repo the page's "Dataset used to train
+    <org/name>" names, else the one model the text names as its subject."""
+    trained = _TRAINED.search(text)
+    model = trained.group(1) if trained else subjects[0] if len(subjects) == 1 else None
+    if model is None:
+        return claims
+    return [
+        c.model_copy(update={"model": model}) if c.model is None and SELF_REPORTED in c.notes else c for c in claims
+    ]
+
+
+# the page's side panel under the card: "Dataset used to train Posos/ClinicalNER"
+_TRAINED = re.compile(r"(?m)^[ \t]*Datasets? used to train ([A-Za-z0-9][\w.-]{0,95}/[A-Za-z0-9][\w.-]{0,95})[ \t]*$")
+_NOT_A_RESULT = re.compile(r"\b(?:loss|runtime|samples|steps|epochs?)\b|gen_len|\blen\b|length", re.I)
 
 
 def _claim(model: str | None, result: _Result, metric: dict[str, str], block: str) -> ExtractedClaim | None:

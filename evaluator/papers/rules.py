@@ -29,7 +29,7 @@ from evaluator.papers.identifiers import (
 from evaluator.papers.lined import lined_tables
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
 from evaluator.papers.measures import benchmarks_in, metric_words, metrics_defined_by, metrics_in
-from evaluator.papers.model_index import model_index
+from evaluator.papers.model_index import card_results, of_the_card
 from evaluator.papers.names import a_tables_word, is_model_name
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.results_json import json_prose, results_json
@@ -119,12 +119,10 @@ def _read_rules(text: str) -> Extraction:
     # (deepseek_r1_openai_usmle_*_abstract.md, vitalcare_ews_*_abstract.md)
     text = _PLUS_MINUS.sub("±", text).translate(_DASHES)
     matter = read_front_matter(text)
-    # a card's model-index metadata, in its front matter or in the body (a copied code view), read once
-    indexed, (start, end) = model_index(text)
-    start, end = max(start - matter.end, 0), max(end - matter.end, 0)
-    after = text[matter.end :]
-    harness, rest = results_json(after[:start] + "\n" * after.count("\n", start, end) + after[end:])
-    harness = indexed + harness
+    # a card's model-index metadata (front matter or a copied code view) and its page's self-reported results
+    card, after = card_results(text, matter.end)
+    harness, rest = results_json(after)
+    harness = card + harness
     body = json_prose(rest)
     lined, lined_lines = lined_tables(body)
     found_in_text = spaced_tables(body) + interval_tables(body) + lined
@@ -143,7 +141,7 @@ def _read_rules(text: str) -> Extraction:
     base = find_base_model(plain_body, matter)
     context = Context(subjects, defined_names(plain_body), usual_metric=usual, metric_words=metric_words(plain_body))
     context.base_model = base
-    claims: list[ExtractedClaim] = list(harness) + run_log_claims(body) + printed
+    claims: list[ExtractedClaim] = of_the_card(harness, text, subjects) + run_log_claims(body) + printed
     for table in parts.tables + found_in_text:
         claims += table_claims(table, context)
     for name in {c.model for c in claims if c.model and len(c.model) <= 60 and "|" not in c.model}:

@@ -15,11 +15,12 @@ from evaluator.papers.scoring import words
 from evaluator.papers.segment import Segments, plain
 
 _INTRODUCED = re.compile(
-    r"(?:\b[Ww]e (?:present|introduce|release|propose|developed|built)|\bIntroducing|\bnamed|\bcalled|"
+    r"(?:\b[Ww]e (?:present|introduce|release|propose|developed|built|design)|\bIntroducing|\bnamed|\bcalled|"
     # "The model – which we refer to as Temporal Pointwise Convolution (TPC)" (tpc_los_eicu_mimic4_*.md)
     r"\b(?:we )?refer(?:red)? to as|\bknown as|\bdubbed) "
     # a name in quotes, or one led by a small letter: "an algorithm called ‘eARDS’" (eards_covid_ards_*.md)
-    r"(?:the |a |an )?(?:[a-z-]{3,30} ){0,4}?[(‘'\"“]?"
+    # or after what it is and a comma: "we design a novel framework, MedThink" (medthink_*_abstract.md)
+    r"(?:the |a |an )?(?:[a-z-]{3,30},? ){0,4}?[(‘'\"“]?"
     r"((?:[A-Z]|[a-z][A-Z])[\w.+-]{1,60}(?: [A-Z0-9][\w.+-]{0,20}){0,2})"
 )
 _TITLE = re.compile(r"(?m)^# ([^\n]{2,120})$")
