@@ -214,3 +214,73 @@ def test_a_card_pages_self_reported_results_are_the_results_of_the_model_the_pag
         ("example-lab/bio-summariser-base", "exact match", 0.712),
     }
     assert {c.dataset for c in record.claims} == {None, "PubMedQA"}
+
+
+BLOB_VIEW = """results
+/
+example-org
+/Med-Llama-9B-v2
+/results_2025-02-03 10:11:12.131415.json
+{ | |
+"results": { | |
+"medmcqa": { | |
+"acc,none": 0.5871, | |
+"alias": "medmcqa" | |
+} | |
+} | |
+} | |
+"""
+
+DIFF_VIEW = """Update demo/results_model_7.json
+CHANGED
+@@ -1,9 +1,9 @@
+|
+|
+1 |
+{
+|
+2 |
+"results": {
+|
+3 |
+-
+"
+|
+4 |
+},
+|
+|
+1 |
+{
+|
+2 |
+"results": {
+|
+3 |
++
+"pubmedqa": {
+|
+4 |
++
+"acc,none": 0.772
+|
+5 |
+}
+|
+6 |
+}
+|
+7 |
+}
+"""
+
+
+def test_a_results_file_in_a_blob_view_names_its_model_by_the_path_the_page_breaks_over_lines() -> None:
+    assert found(read_text(BLOB_VIEW)) == {("example-org/Med-Llama-9B-v2", "accuracy", 0.5871)}
+
+
+def test_a_results_file_in_a_diff_view_is_read_from_its_added_lines_and_not_its_line_numbers() -> None:
+    record = read_text(DIFF_VIEW)
+    assert {(c.dataset, c.metric, c.value) for c in record.claims if c.value is not None} == {
+        ("pubmedqa", "accuracy", 0.772)
+    }

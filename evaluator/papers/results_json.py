@@ -33,9 +33,12 @@ _PRETRAINED = re.compile(r"pretrained=([^,\s]{1,200})")
 
 
 # a file view copied as a one-column table: a bar alone on each line between the file's lines, or closing each line
-# ('"acc,none": 0.742, |': llama3_openbiomed_8b_slerp_*_results_json_blame.md). JSON has no bar at a line's start or
-# end outside a string, and no string crosses a line, so such a bar is the page's, never the file's
-_CELL_BAR = re.compile(r"(?m)^[ \t]*\||\|[ \t]*$")
+# ('"acc,none": 0.742, |', '"results": { | |': llama3_openbiomed_8b_slerp_*_results_json_blame.md,
+# collaiborator_medllm_*_results_json_blob.md). JSON has no bar at a line's start or end outside a string, and no
+# string crosses a line, so such a bar is the page's, never the file's
+_CELL_BAR = re.compile(r"(?m)^[ \t]*(?:\|[ \t]*)+|(?:\|[ \t]*)+$")
+# and a diff view's gutter: each line number, "+" or "-" on a line of its own (gpt2_demo_*_results_json_commit_diff.md)
+_GUTTER_LINE = re.compile(r"(?m)^[ \t]*(?:\d{1,6}[ \t]*\|?|[+-])[ \t]*$")
 
 
 def results_json(text: str) -> tuple[list[ExtractedClaim], str]:
@@ -45,21 +48,29 @@ def results_json(text: str) -> tuple[list[ExtractedClaim], str]:
     rest = text
     # the objects are found and decoded in a view of the text without the bars of a copied file view (each bar a
     # space, so that places in the view are places in the text); what is blanked out is blanked in the text itself
-    view = _CELL_BAR.sub(lambda bar: " " * len(bar.group()), text) if '"' in text and "|" in text else text
+    view = _CELL_BAR.sub(_spaces, text) if '"' in text and "|" in text else text
+    if len(_GUTTER_LINE.findall(view, 0, 200_000)) >= 3:
+        view = _GUTTER_LINE.sub(_spaces, view)
+    searched = 0
     for _ in range(MAX_OBJECTS):
-        match = _RESULTS_KEY.search(view)
+        match = _RESULTS_KEY.search(view, searched)
         if match is None:
             bare, (start, end) = _bare_results(decoder, view)
             claims += bare
             rest = rest[:start] + " " * (end - start) + rest[end:]
             break
         found, end = _decoded(decoder, view[: match.start() + MAX_JSON], match)
-        if found is None:
-            break
+        if found is None:  # not JSON here (a diff's removed lines): the next "results" may be (its added lines)
+            searched = match.end()
+            continue
         claims += _claims(found, view[match.start() : end], view[: match.start()])
         rest = rest[: match.start()] + " " * (end - match.start()) + rest[end:]
         view = view[: match.start()] + " " * (end - match.start()) + view[end:]
     return claims, rest
+
+
+def _spaces(found: re.Match[str]) -> str:
+    return " " * len(found.group())
 
 
 def _decoded(decoder: json.JSONDecoder, text: str, match: re.Match[str]) -> tuple[Any, int]:
@@ -173,8 +184,19 @@ def _model_of(found: dict[str, Any], before: str) -> str | None:
     pretrained = _PRETRAINED.search(args) if isinstance(args, str) else None
     if pretrained:
         return pretrained.group(1)
+    paths = list(_RESULTS_PATH.finditer(before[-500:]))
+    if paths:
+        return f"{paths[-1].group(1)}/{paths[-1].group(2)}"
     named = models_in(before[-500:])
     return named[-1][1] if named else None
+
+
+# the file's path in a results dataset, <org>/<model>/results_<time>.json, perhaps broken over lines by the page
+# ("SrikanthChellappa\n/Collaiborator-MEDLLM-Llama-3-8B-v1\n/results_2024-05-18 07:06:53.372904.json":
+# collaiborator_medllm_*_results_json_blob.md)
+_RESULTS_PATH = re.compile(
+    r"([A-Za-z0-9][\w.-]{0,95})\s{0,3}/\s{0,3}([A-Za-z0-9][\w.-]{0,95})\s{0,3}/\s{0,3}results[\w .:%-]{0,60}\.json"
+)
 
 
 MIN_PROSE = 20  # a JSON string shorter than this is a key's value such as an id or a date, not prose
