@@ -80,3 +80,13 @@ def test_names_a_text_lists_as_its_datasets_are_benchmarks_and_a_framework_after
     record = read_text(text)
     assert {claim[0] for claim in found(record)} == {"RadThinker"}
     assert {m.name for m in record.models} == {"RadThinker"}
+
+
+def test_readmission_and_perioperative_risk_scores_and_acronym_models_written_as_titles_are_models() -> None:
+    text = (
+        "Against the LACE index, the HOSPITAL score and P-POSSUM, the MGH Readmission Model discriminated best "
+        "(AUROC 0.74 vs 0.69)."
+    )
+    names = [name for _, name in models_in(text)]
+    assert names == ["LACE index", "HOSPITAL score", "P-POSSUM", "MGH Readmission Model"]
+    assert models_in("It was trained by the AI Model Team.") == []

@@ -72,12 +72,18 @@ _CLINICAL_SCORES = re.compile(
     # (ed_triage_sepsis_*.md, ed_pneumonia_*_int_j_em.md, ward_icu_admission_*_moam_abstract.md, poaf_*_thij_*.md)
     r"SIRS|REMS|NEWS ?2?|PELOD(?:-2| 2)?|HATCH|CHA2DS2-VASc|EuroSCORE(?: II)?|MELD|A-DROP|OASIS|LODS|"
     r"Rothman Index|"
+    # and the readmission, perioperative and triage scores (hospital_score_international_*.md, unplanned_readmission_*,
+    # postop_mortality_prediction_asa_possum_*.md, respire_postoperative_*.md, pancreatitis texts' BISAP)
+    r"LACE\+?(?: index)?|HOSPITAL score|P-?POSSUM|POSSUM|ARISCAT|BISAP|RCRI|MPM ?(?:II|III|0)?|ASA[- ]PS|"
+    r"STOP-BANG|CRIB(?: II)?|NIHSS|Charlson Comorbidity Index|Elixhauser(?: index)?|"
     r"Surgical Apgar(?: Score)?)(?![\w-])"
 )
 # an acronym named as a model by the noun after it or the list it is in: "The TECO model" (teco_icu_*.md),
 # "traditional scores like SOFA and APACHE II" (cvicu_hemodynamic_deterioration_summary.md)
 _ACRONYM = r"[A-Z]{2,8}(?: (?:II|III|IV))?"
 _ACRONYM_MODEL = re.compile(
+    # and written as a title: "the UPMC Model", "ACC Admission Model" (aki_stage2_non_icu_*.md, acc_admission_*.md)
+    r"(?<![\w-])(" + _ACRONYM + r"(?: [A-Z][a-z]{2,20})? Model)\b(?! [A-Z])|"
     r"(?<![\w-])(" + _ACRONYM + r")(?= (?:model|algorithm|classifier)s?\b)"
     r"|\b(?:scores|models|algorithms|tools|systems) (?:like|such as|including) (" + _ACRONYM + r")"
     r"(?:,? (?:and|or) (" + _ACRONYM + r"))?(?![\w-])"
@@ -223,7 +229,7 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
             name = f"{match.group(1)} ({short.group(1)})"
         take(match, name)
     for match in _ACRONYM_MODEL.finditer(text):
-        for group in (1, 2, 3):
+        for group in (1, 2, 3, 4):
             name = match.group(group)
             if name and not _NOT_MODELS.match(name.split(" ")[0]) and not is_benchmark_or_metric(name):
                 take(match, name, group)
