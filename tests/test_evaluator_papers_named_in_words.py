@@ -90,3 +90,13 @@ def test_readmission_and_perioperative_risk_scores_and_acronym_models_written_as
     names = [name for _, name in models_in(text)]
     assert names == ["LACE index", "HOSPITAL score", "P-POSSUM", "MGH Readmission Model"]
     assert models_in("It was trained by the AI Model Team.") == []
+
+
+def test_acronyms_a_text_lists_as_scores_are_models_in_its_later_sentences_and_one_scales_score_is_not() -> None:
+    text = (
+        "We externally validated three conventional scores-MIRA, CARTO and PRIME-against a new XGBoost model. "
+        "MIRA had the highest AUROC of 0.81, followed by CARTO and PRIME (0.77 and 0.74, respectively). "
+        "Delirium was measured with the PAED score."
+    )
+    assert found(read_text(text)) == {("MIRA", "auroc", 0.81), ("CARTO", "auroc", 0.77), ("PRIME", "auroc", 0.74)}
+    assert "PAED" not in {m.name for m in read_text(text).models}

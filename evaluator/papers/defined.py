@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from evaluator.papers.measures import is_benchmark_or_metric
-from evaluator.papers.names import GENERIC, METHODS, is_model_name
+from evaluator.papers.names import GENERIC, METHODS, declared_acronyms, is_model_name
 
 _DEFINED = re.compile(
     # the acronym in brackets or square brackets: "Logistic Regression [LR]" (extubation_success_five_ml_*.md)
@@ -62,7 +62,7 @@ def defined_names(text: str) -> dict[str, str]:
         full, noun = match.groups()
         if _MODEL_LAST.search(full) and not GENERIC.search(full):
             found[f"the {noun}"] = found[f"The {noun}"] = found[full] = full
-    for name in listed_with_models(text):
+    for name in listed_with_models(text) + declared_acronyms(text):
         found.setdefault(name, name)
     return found
 

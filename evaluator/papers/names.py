@@ -88,6 +88,30 @@ _ACRONYM_MODEL = re.compile(
     r"|\b(?:scores|models|algorithms|tools|systems) (?:like|such as|including) (" + _ACRONYM + r")"
     r"(?:,? (?:and|or) (" + _ACRONYM + r"))?(?![\w-])"
 )
+# or as the items of a list of scores or models: "four conventional prediction scores-OHCA, SWAP, PROLOGUE and CAHP"
+# (ohca_neuroprognostication_*_abstract.md), "the iScore and THRIVE scores" (ischaemic_stroke_*_ehj_*.md); not one
+# acronym's "score", which may be a scale measured ("the PAED score") or an exam's mark ("the CFPC score")
+_SCORES_AFTER = re.compile(r"(?<![\w-])(?:\w+ and )?(" + _ACRONYM + r") scores\b")
+_ACRONYM_LIST = re.compile(
+    r"\b(?:scores|models|algorithms|tools|systems|indices)(?: (?:like|such as|including|namely)|[:–—-]| \()\s?("
+    + _ACRONYM
+    + r"(?:, "
+    + _ACRONYM
+    + r"){1,8},? (?:and|or) "
+    + _ACRONYM
+    + r")(?!\w)"
+)
+
+
+def declared_acronyms(text: str) -> list[str]:
+    """Acronyms the text lists as scores or models anywhere ("the iScore and THRIVE scores", "scores-OHCA, SWAP,
+    PROLOGUE and CAHP"): models in every sentence, where they are written alone ("PROLOGUE had the highest
+    AUROC of 0.89, followed by CAHP, OHCA and SWAP")."""
+    names = [m.group(1) for m in _SCORES_AFTER.finditer(text[:200_000])]
+    names += [i.group() for m in _ACRONYM_LIST.finditer(text[:200_000]) for i in re.finditer(_ACRONYM, m.group(1))]
+    return [n for n in dict.fromkeys(names) if not _NOT_MODELS.match(n.split(" ")[0]) and not is_benchmark_or_metric(n)]
+
+
 # words of a generic noun or of a condition, never of a model's name: "Acute Respiratory Distress Syndrome (ARDS)"
 # after "an algorithm of early onset" (eards_covid_ards_prediction_cord_record.md)
 GENERIC = re.compile(
@@ -233,6 +257,14 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
             name = match.group(group)
             if name and not _NOT_MODELS.match(name.split(" ")[0]) and not is_benchmark_or_metric(name):
                 take(match, name, group)
+    for match in _ACRONYM_LIST.finditer(text):
+        for item in re.finditer(_ACRONYM, match.group(1)):
+            name = item.group()
+            if not _NOT_MODELS.match(name.split(" ")[0]) and not is_benchmark_or_metric(name):
+                start = match.start(1) + item.start()
+                if not covered[start]:
+                    covered[start : start + len(name)] = b"\x01" * len(name)
+                    found.append((start, name))
     for match in _CLINICAL_SCORES.finditer(text):
         take(match, match.group(1), 1)
     for match in _TITLED_TOOL.finditer(text):
