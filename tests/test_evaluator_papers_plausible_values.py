@@ -99,3 +99,8 @@ def test_a_tables_cells_run_together_are_not_read_as_prose_but_a_glued_name_alon
     assert [c for c in read_text(glued).claims if c.value is not None] == []
     prose = "SepsisNet reached an AUROC of 0.812 (95% CI 0.77-0.85) in the external cohort (Table 2)."
     assert found(read_text(prose)) == {("SepsisNet", "auroc", 0.812)}
+
+
+def test_a_balanced_accuracy_is_its_own_metric_and_not_the_accuracy() -> None:
+    text = "On the held-out slides, PathReader reached a balanced accuracy of 68.2% and an accuracy of 74.5%."
+    assert found(read_text(text)) == {("PathReader", "balanced accuracy", 0.682), ("PathReader", "accuracy", 0.745)}

@@ -82,6 +82,8 @@ METRIC_WORDS = (
     # a mean count of right answers, not a share: "the highest mean correct answers (46.4±0.548)" of 50
     # (tus_emergency_medicine_six_llms_*.md)
     ("mean correct answers", r"mean (?:number of )?correct (?:answers|responses)"),
+    # a balanced accuracy is another number than the accuracy (giant_multipathqa_*_results.md, septic_shock_rf_*.md)
+    ("balanced accuracy", r"balanced accuracy"),
     (
         "accuracy",
         r"accuracy|accuracies|acc\.?|acc-%|정답률|정확도|correctly answer(?:ed|ing|s)?|answered correctly|accurate|"
