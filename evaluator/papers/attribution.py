@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from evaluator.papers.measures import metric_of, metrics_in
-from evaluator.papers.names import METHODS
+from evaluator.papers.model_words import METHODS
 from evaluator.papers.scoring import words
 
 # and a verb of beating: "GPT-4 outperformed GPT-3.5 across all units, achieving average accuracies of 66.57%"

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from evaluator.papers.measures import is_benchmark_or_metric
-from evaluator.papers.names import GENERIC, METHODS, declared_acronyms, is_model_name
+from evaluator.papers.model_words import GENERIC, METHODS
+from evaluator.papers.names import declared_acronyms, is_model_name
 
 _DEFINED = re.compile(
     # the acronym in brackets or square brackets: "Logistic Regression [LR]" (extubation_success_five_ml_*.md)

@@ -21,85 +21,16 @@ import re
 from functools import lru_cache
 
 from evaluator.papers.measures import is_benchmark_or_metric
-
-_FAMILIES = re.compile(
-    r"^(?:GPT|ChatGPT|Claude|Gemini|Gemma|MedGemma|Llama|LLaMA|Mistral|Mixtral|Qwen|Phi|PaLM|Med-PaLM|Flan-PaLM|"
-    r"Meditron|BioMistral|Yi|SOLAR|InternLM|InternVL|EXAONE|DeepSeek|Falcon|Vicuna|Alpaca|MedAlpaca|ChatDoctor|"
-    r"OLMo|Grok|Copilot|HyperCLOVA|Kanana|Bard|LLaVA|BioGPT|PubMedBERT|BERT|BioBERT|XGBoost|LightGBM|CatBoost|"
-    # and chatbots named by one word (chinese_nmle_six_llms_mendeley_abstract.md, antwerp_exam_six_chatbots_*.md)
-    r"Perplexity|Bing|ERNIE|Hunyuan|Kimi|Doubao|Tongyi|ChatGLM|GLM|Baichuan|Nemotron|Palmyra|Meerkat|Apollo|Aloe|"
-    r"BioMedLM|Jasper|Sonar|TabNet|DeepSurv|DeepHit)$",
-    re.I,
-)
-METHODS = re.compile(
-    # a network with what kind it is: "the deep neural network", "multipath convolutional neural network", "neural
-    # network (AUROC: 0.72)" (postop_mortality_dnn_*.md, postop_30day_mortality_multipath_cnn_*.md, pih_ml_*.md)
-    r"(?<![\w-])((?:(?:multipath|deep|artificial|feed-?forward|graph|temporal|hybrid) )?(?:convolutional |recurrent )?"
-    # and plurals and hyphenated forms: "Random Forests", "light-gradient boosting machines", "Naïve Bayes"
-    # (icu_delirium_labels_clinician_actions_cord_record.md, ppc_ml_two_hospitals_pmc_abstract.md)
-    r"neural networks?|extreme[- ]gradient boosting(?: machines?)?|light[- ]gradient boosting machines?|"
-    r"gradient boosting(?: machines?)?|logistic regressions?|classification and regression trees?|"
-    r"random[ -]forests?(?: classifiers?)?|support vector machines?|multi-?layer perceptrons?|decision trees?|"
-    r"na[iï]ve Bayes|k-nearest neighbou?rs?|gated recurrent units?|"
-    r"long short-term memory|CNN|RNN|LSTM|GRU|DNN|ANN|MLP|XGB|LGBM|TCN|temporal convolutional networks?|(?-i:RF)|"
-    # "the models of KNN, logistic regression, ... bagging, and XGBoost" (mechanically_ventilated_*_abstract.md)
-    r"KNN|k-NN|bagging|LASSO(?: regression)?|elastic[- ]net|ridge regression|"
-    # "gradient boosted trees (GBT) ... the admission GBT model" (icu_admission_mortality_gbt_bmc_abstract.md)
-    r"gradient boosted trees?|GBT|GBM|SVM|"
-    # and their short forms in a list of the methods compared: "LGB showed the best ... compared with XGB, CatB,
-    # AdaB, LR, MLP and LSTM" (intraop_hemorrhage_seven_ml_lgb_shanghai_bmc_abstract.md); not "LR+", a ratio
-    r"(?-i:LGB|GBDT|LR(?![+–-]))|"
-    r"1D-CNN(?: ?\+ ?LSTM)?|"
-    # and the other classifiers and ensembles they compare ("the final soft voting classifier", "adaptive boosting":
-    # late_onset_neonatal_sepsis_*.md, postop_icu_admission_gbm_*.md, older_adult_icu_postop_delirium_*.md)
-    r"(?:soft|hard|weighted)[- ]voting (?:classifiers?|ensembles?)|voting classifiers?|stacking ensembles?|"
-    r"support[- ]vector (?:classifiers?|regressions?)|extra[- ]trees? classifiers?|extremely randomi[sz]ed trees|"
-    r"adaptive boosting|AdaBoost|random survival forests?|linear discriminant analysis|partial least squares|"
-    r"generali[sz]ed linear (?:regression )?models?|"
-    # the same methods named in Korean, a particle after them (ed_90day_mortality_survival_models_linnk_ko.md)
-    r"로지스틱 ?회귀(?: ?모델)?|랜덤 ?포레스트|랜덤 ?생존 ?숲|그래디언트 ?부스팅|서포트 ?벡터 ?머신|의사 ?결정 ?나무|"
-    r"엘라스틱 ?넷 ?Cox(?: ?모델)?|Cox 비례 ?위험 ?모델|단계적 Cox(?: ?모델)?)(?![A-Za-z0-9_-])",
-    re.I,
-)
-# the clinical scores prediction models are compared with, which are models too (apricot_m_mortality_table.md,
-# aitrics_prompt_picu_mortality_garamstay_ko.md, cardiac_arrest_8h_vital_signs_*_ko.md): a short fixed vocabulary,
-# like the benchmarks', written in capitals
-_CLINICAL_SCORES = re.compile(
-    r"(?<![\w-])(q?SOFA|APACHE(?:[ -]?I{1,3}|[ -]?IV| [234])?|SAPS(?:[ -]?I{1,3}| [23])?|APS[ -]?III|"
-    r"MEWS|PIM ?[23]?|PRISM(?: I{1,3}| IV)?|"
-    r"KTAS|CURB-65|"
-    # and the other early-warning, sepsis, severity and risk scores tables compare models with
-    # (ed_triage_sepsis_*.md, ed_pneumonia_*_int_j_em.md, ward_icu_admission_*_moam_abstract.md, poaf_*_thij_*.md)
-    r"SIRS|REMS|NEWS ?2?|PELOD(?:-2| 2)?|HATCH|CHA2DS2-VASc|EuroSCORE(?: II)?|MELD|A-DROP|OASIS|LODS|"
-    r"Rothman Index|"
-    # and the readmission, perioperative and triage scores (hospital_score_international_*.md, unplanned_readmission_*,
-    # postop_mortality_prediction_asa_possum_*.md, respire_postoperative_*.md, pancreatitis texts' BISAP)
-    r"LACE\+?(?: index)?|HOSPITAL score|P-?POSSUM|POSSUM|ARISCAT|BISAP|RCRI|MPM ?(?:II|III|0)?|ASA[- ]PS|"
-    r"STOP-BANG|CRIB(?: II)?|NIHSS|Charlson Comorbidity Index|Elixhauser(?: index)?|"
-    r"Surgical Apgar(?: Score)?)(?![\w-])"
-)
-# an acronym named as a model by the noun after it or the list it is in: "The TECO model" (teco_icu_*.md),
-# "traditional scores like SOFA and APACHE II" (cvicu_hemodynamic_deterioration_summary.md)
-_ACRONYM = r"[A-Z]{2,8}(?: (?:II|III|IV))?"
-_ACRONYM_MODEL = re.compile(
-    # and written as a title: "the UPMC Model", "ACC Admission Model" (aki_stage2_non_icu_*.md, acc_admission_*.md)
-    r"(?<![\w-])(" + _ACRONYM + r"(?: [A-Z][a-z]{2,20})? Model)\b(?! [A-Z])|"
-    r"(?<![\w-])(" + _ACRONYM + r")(?= (?:model|algorithm|classifier)s?\b)"
-    r"|\b(?:scores|models|algorithms|tools|systems) (?:like|such as|including) (" + _ACRONYM + r")"
-    r"(?:,? (?:and|or) (" + _ACRONYM + r"))?(?![\w-])"
-)
-# or as the items of a list of scores or models: "four conventional prediction scores-OHCA, SWAP, PROLOGUE and CAHP"
-# (ohca_neuroprognostication_*_abstract.md), "the iScore and THRIVE scores" (ischaemic_stroke_*_ehj_*.md); not one
-# acronym's "score", which may be a scale measured ("the PAED score") or an exam's mark ("the CFPC score")
-_SCORES_AFTER = re.compile(r"(?<![\w-])(?:\w+ and )?(" + _ACRONYM + r") scores\b")
-_ACRONYM_LIST = re.compile(
-    r"\b(?:scores|models|algorithms|tools|systems|indices)(?: (?:like|such as|including|namely)|[:–—-]| \()\s?("
-    + _ACRONYM
-    + r"(?:, "
-    + _ACRONYM
-    + r"){1,8},? (?:and|or) "
-    + _ACRONYM
-    + r")(?!\w)"
+from evaluator.papers.model_words import (
+    ACRONYM,
+    ACRONYM_LIST,
+    ACRONYM_MODEL,
+    CLINICAL_SCORES,
+    FAMILIES,
+    GENERIC,
+    METHOD_NAMES,
+    METHODS,
+    SCORES_AFTER,
 )
 
 
@@ -107,27 +38,11 @@ def declared_acronyms(text: str) -> list[str]:
     """Acronyms the text lists as scores or models anywhere ("the iScore and THRIVE scores", "scores-OHCA, SWAP,
     PROLOGUE and CAHP"): models in every sentence, where they are written alone ("PROLOGUE had the highest
     AUROC of 0.89, followed by CAHP, OHCA and SWAP")."""
-    names = [m.group(1) for m in _SCORES_AFTER.finditer(text[:200_000])]
-    names += [i.group() for m in _ACRONYM_LIST.finditer(text[:200_000]) for i in re.finditer(_ACRONYM, m.group(1))]
+    names = [m.group(1) for m in SCORES_AFTER.finditer(text[:200_000])]
+    names += [i.group() for m in ACRONYM_LIST.finditer(text[:200_000]) for i in re.finditer(ACRONYM, m.group(1))]
     return [n for n in dict.fromkeys(names) if not _NOT_MODELS.match(n.split(" ")[0]) and not is_benchmark_or_metric(n)]
 
 
-# words of a generic noun or of a condition, never of a model's name: "Acute Respiratory Distress Syndrome (ARDS)"
-# after "an algorithm of early onset" (eards_covid_ards_prediction_cord_record.md)
-GENERIC = re.compile(
-    r"\b(?:Language|Learning|Intelligence|Unit|Database|Curve|Examination|Test|Trial|Care|Syndrome|Disease|Injury|"
-    r"Failure|Infection|Disorder|Arrest|Shock|Distress|Insufficiency|Cancer|"
-    # and of an institution: "Seoul National University Hospital (SNUH)" (seed document 001)
-    r"Hospital|University|Institute|Center|Centre|College|Foundation|"
-    # and of what is measured: "Mean Arterial Pressure (MAP)", "Bispectral Index (BIS)" (vitalnet_vitaldb_*.md)
-    r"Pressure|Saturation|Volume|Output|Flow|Temperature|Arterial|Bispectral)\b"
-)
-_METHOD_NAMES = {
-    "convolutional neural network": "CNN",
-    "recurrent neural network": "RNN",
-    "gradient boosted trees": "GBT",
-    "gradient boosted tree": "GBT",
-}
 # a hub name runs long: "BiomedNLP-PubMedBERT-base-uncased-abstract-fulltext-finetuned-pubmedqa-1"
 _TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+){0,12}"
 _VERSION = (
@@ -244,7 +159,7 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
         for match in _defined_pattern(tuple(sorted(defined, key=len, reverse=True))).finditer(text):
             take(match, defined[match.group(1)], 1)
     for match in METHODS.finditer(text):
-        name = _METHOD_NAMES.get(match.group(1).lower(), match.group(1))
+        name = METHOD_NAMES.get(match.group(1).lower(), match.group(1))
         # and the short name given in brackets after it, which the text then uses: "The light gradient boosting
         # machine (LightGBM) model ... LightGBM had the best metrics" (femoral_neck_fracture_aki_lightgbm_*.md)
         short = _SHORT_AFTER.match(text, match.end())
@@ -252,20 +167,20 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
             covered[match.end() : short.end()] = b"\x01" * (short.end() - match.end())
             name = f"{match.group(1)} ({short.group(1)})"
         take(match, name)
-    for match in _ACRONYM_MODEL.finditer(text):
+    for match in ACRONYM_MODEL.finditer(text):
         for group in (1, 2, 3, 4):
             name = match.group(group)
             if name and not _NOT_MODELS.match(name.split(" ")[0]) and not is_benchmark_or_metric(name):
                 take(match, name, group)
-    for match in _ACRONYM_LIST.finditer(text):
-        for item in re.finditer(_ACRONYM, match.group(1)):
+    for match in ACRONYM_LIST.finditer(text):
+        for item in re.finditer(ACRONYM, match.group(1)):
             name = item.group()
             if not _NOT_MODELS.match(name.split(" ")[0]) and not is_benchmark_or_metric(name):
                 start = match.start(1) + item.start()
                 if not covered[start]:
                     covered[start : start + len(name)] = b"\x01" * len(name)
                     found.append((start, name))
-    for match in _CLINICAL_SCORES.finditer(text):
+    for match in CLINICAL_SCORES.finditer(text):
         take(match, match.group(1), 1)
     for match in _TITLED_TOOL.finditer(text):
         tool = match.group(1)
@@ -294,7 +209,7 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
     lists = [m.span(1) for m in _DATASET_LIST.finditer(text)] if len(found) >= 1 else []
     found = [(p, n) for p, n in found if not any(s <= p < e for s, e in lists)]
     if len(found) >= 3:  # "Bao1, Kumar2, Shah2, ...": a list of authors with their affiliation numbers
-        authors = [n for _, n in found if _AUTHOR.match(n) and not _FAMILIES.match(n.rstrip("0123456789"))]
+        authors = [n for _, n in found if _AUTHOR.match(n) and not FAMILIES.match(n.rstrip("0123456789"))]
         found = [(p, n) for p, n in found if len(authors) < 3 or n not in authors]
     return sorted(found)
 
@@ -425,11 +340,11 @@ def is_model_name(name: str) -> bool:
     # a family's name with a tier after a hyphen: "Gemini-Pro", "Claude-Instant" (german_m1_m2_*_abstract.md), or
     # after a domain prefix: "Med-Gemini" (medical_llms_exam_vs_clinic_yazamaz_article_excerpt.md)
     family_tier = (
-        bool(_FAMILIES.match(name.split("-", 1)[0]) or _FAMILIES.match(name.rsplit("-", 1)[-1]))
+        bool(FAMILIES.match(name.split("-", 1)[0]) or FAMILIES.match(name.rsplit("-", 1)[-1]))
         and "-" in name
         and not _NOT_A_TIER.search(name)
     )
-    return inner_capital or hyphen_caps or family_tier or bool(_FAMILIES.match(name))
+    return inner_capital or hyphen_caps or family_tier or bool(FAMILIES.match(name))
 
 
 def heading_model(heading: str) -> str | None:
