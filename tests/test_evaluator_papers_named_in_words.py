@@ -100,3 +100,9 @@ def test_acronyms_a_text_lists_as_scores_are_models_in_its_later_sentences_and_o
     )
     assert found(read_text(text)) == {("MIRA", "auroc", 0.81), ("CARTO", "auroc", 0.77), ("PRIME", "auroc", 0.74)}
     assert "PAED" not in {m.name for m in read_text(text).models}
+
+
+def test_classes_named_by_two_acronyms_around_a_slash_are_not_a_hub_id() -> None:
+    text = "Our model reached 81% sensitivity for PAC/PVC detection and an accuracy of 96.2% for AF/AFL."
+    assert not any(m.name in ("PAC/PVC", "AF/AFL") for m in read_text(text).models)
+    assert [name for _, name in models_in("We fine-tuned BAAI/AquilaMed-7B on it.")] == ["BAAI/AquilaMed-7B"]

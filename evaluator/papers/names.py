@@ -78,7 +78,7 @@ _NOT_MODELS = re.compile(
     # degrees after authors' names (acumen_hpi_single_arm_trial_scribd_abstract.md)
     r"PhD|MD|MSc|MPH|DrPH|BSc|MBBS|FRCA|FRCPC|FANZCA|FRCP\d?|FCICM\d?|MStat|"
     # a company's form, a licence, a link label and a file format on copied pages
-    r"GmbH|BY-NC(?:-ND|-SA)?|DOIUrl|Safetensors|"
+    r"GmbH|BY(?:-NC)?(?:-ND|-SA)?|DOIUrl|Safetensors|"
     # methods of features, explanation and resampling, not models (postop_complications_mimic3_*_readme_excerpt.md)
     r"TF-IDF|SHAP|LIME|SMOTE|PCA|t-SNE|UMAP|NLP|EHRs?|SHapley|exPlanations|PHI|"
     # and laboratory measures written with inner capitals: serum creatinine "SCr", "eGFR", "NT-proBNP"
@@ -304,6 +304,8 @@ def is_model_name(name: str) -> bool:
             return False  # "train/val", "yes/no/maybe", "b/c": words, not an org and a model
         if all(re.fullmatch(r"[a-z]{3,20}s", part) for part in parts):
             return False  # "diagnoses/procedures", "tokens/words": plural nouns
+        if all(re.fullmatch(r"[A-Z]{2,5}", part) for part in parts):
+            return False  # classes or units named by acronyms: "PAC/PVC", "ICU/HDU" (pulsewatch_*_abstract.md)
         if len(parts) == 2 and re.fullmatch(r"[A-Za-z][a-z]{2,19}/[a-z]{3,20}", name):
             # "renal/metabolic markers", "Inpatient/outpatient": two words; a hub id in prose has a digit, a capital
             # or a hyphen in its name (icu_aki_24h_forecast_*_summary.md)
