@@ -6,6 +6,7 @@ models and runs, an abstract about a closed model proposes nothing and says why.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -152,6 +153,18 @@ def test_the_split_is_by_file_and_every_corpus_file_has_gold_and_provenance() ->
     assert "dev" in {g.split for g in gold} and {g.split for g in gold} <= {"dev", "test"}
     provenance = (CORPUS / "PROVENANCE.md").read_text(encoding="utf-8")
     assert all(f"| {name} |" in provenance for name in files)
+
+
+def test_every_gold_claim_names_a_model_of_its_files_gold_models_or_none() -> None:
+    rows = [json.loads(line) for line in (CORPUS / "gold.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    stray = [
+        (row["file"], claim["model"])
+        for row in rows
+        for claim in row["claims"]
+        if claim["model"] is not None and claim["model"] not in {model["name"] for model in row["models"]}
+    ]
+    assert stray == []
+    assert all(isinstance(claim["value"], int | float) for row in rows for claim in row["claims"])
 
 
 @pytest.fixture
