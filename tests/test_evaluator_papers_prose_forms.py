@@ -161,3 +161,15 @@ def test_a_value_with_its_interval_before_for_and_a_model_is_that_models() -> No
     )
     read = {claim for claim in found(read_text(text)) if claim[1] == "accuracy"}
     assert read == {("Claude-3 Haiku", "accuracy", 0.714), ("GPT-4o", "accuracy", 0.881)}
+
+
+def test_a_value_followed_by_a_bracket_holding_only_a_models_name_is_that_models() -> None:
+    text = (
+        "Four models were compared. The AUROC for predicting neutropenia was 0.812(Random Forest), 0.774(XGBoost) "
+        "and 0.701(LASSO Regression), respectively."
+    )
+    assert found(read_text(text)) == {
+        ("Random Forest", "auroc", 0.812),
+        ("XGBoost", "auroc", 0.774),
+        ("LASSO Regression", "auroc", 0.701),
+    }

@@ -127,6 +127,14 @@ def model_for(
     if later and FOR_AFTER.fullmatch(sentence[numbers[index][1] : later[0][0]]):
         # "163/176 (92.6%) for OpenAI o1": the value is the model named after "for" (spanish_mir_2024_*.md)
         return later[0][1]
+    # "0.8779(Random Forest), 0.8377(Support Vector Machine)": the model in the bracket after the value is its
+    # (colorectal_cancer_chemotherapy_adr_*_abstract.md), when the bracket holds only the name
+    if (
+        later
+        and re.fullmatch(r"%? ?\(", sentence[numbers[index][1] : later[0][0]])
+        and sentence.startswith(")", later[0][0] + len(later[0][1]))
+    ):
+        return later[0][1]
     prior = [(p, n) for p, n in models if p < start]
     metric_bracket = bool(metrics_in(sentence[max(0, start - 30) : start].rstrip(" (")[-30:])) and bool(
         re.search(r"[A-Za-z가-힣] ?\($", sentence[max(0, start - 3) : start])
