@@ -106,3 +106,18 @@ def test_classes_named_by_two_acronyms_around_a_slash_are_not_a_hub_id() -> None
     text = "Our model reached 81% sensitivity for PAC/PVC detection and an accuracy of 96.2% for AF/AFL."
     assert not any(m.name in ("PAC/PVC", "AF/AFL") for m in read_text(text).models)
     assert [name for _, name in models_in("We fine-tuned BAAI/AquilaMed-7B on it.")] == ["BAAI/AquilaMed-7B"]
+
+
+def test_a_model_named_in_full_and_then_by_its_first_word_is_the_full_name() -> None:
+    text = (
+        "Questions were put to Gemini 2.0 Pro, Claude-Sonnet 3.7 and LLaMA 3.1 405B. Accuracy was 84.0% for Gemini, "
+        "79.5% for Claude and 61.2% for LLaMA."
+    )
+    assert found(read_text(text)) == {
+        ("Gemini 2.0 Pro", "accuracy", 0.84),
+        ("Claude-Sonnet 3.7", "accuracy", 0.795),
+        ("LLaMA 3.1 405B", "accuracy", 0.612),
+    }
+    # two models: the bare name is written first
+    both = "ChatGPT reached an accuracy of 58.0% and ChatGPT-4 an accuracy of 81.5%."
+    assert found(read_text(both)) == {("ChatGPT", "accuracy", 0.58), ("ChatGPT-4", "accuracy", 0.815)}

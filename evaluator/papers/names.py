@@ -358,3 +358,19 @@ def heading_model(heading: str) -> str | None:
     if not found and re.fullmatch(r"(?:[A-Z][\w-]{1,20} ){1,3}Model", name):
         return name
     return found[0][1] if len(found) == 1 and not is_benchmark_or_metric(found[0][1]) else None
+
+
+def short_names(models: list[str], text: str) -> dict[str, str]:
+    """The models a text names in full and then by the first word alone ("ChatGPT o3 Mini High, Gemini 2.0 Pro,
+    Claude-Sonnet 3.7 ... Mean scores were 3.44 for Gemini, 2.99 for ChatGPT": ophthalmology_patient_faq_*.md), each
+    short name mapped to the one full name it begins; not a name with a version of its own ("GPT-4" beside "GPT-4
+    Turbo") nor one the text writes alone before the full name ("ChatGPT and ChatGPT-4" are two models)."""
+    found: dict[str, str] = {}
+    for short in dict.fromkeys(models):
+        if not re.fullmatch(r"[A-Za-z]{2,20}", short):
+            continue
+        longer = {m for m in models if re.match(re.escape(short) + r"[ -]\S", m) and m != short}
+        alone = re.search(r"(?<![\w-])" + re.escape(short) + r"(?![\w-]| ?\d| [A-Z0-9][\w.]{0,10}\d)", text)
+        if len(longer) == 1 and alone is not None and text.find(next(iter(longer))) < alone.start():
+            found[short] = next(iter(longer))
+    return found

@@ -30,7 +30,7 @@ from evaluator.papers.lined import lined_tables
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
 from evaluator.papers.measures import benchmarks_in, metric_words, metrics_defined_by, metrics_in
 from evaluator.papers.model_index import card_results, of_the_card
-from evaluator.papers.names import a_tables_word, is_model_name
+from evaluator.papers.names import a_tables_word, is_model_name, short_names
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.results_json import json_prose, results_json
 from evaluator.papers.run_logs import printed_results, run_log_claims
@@ -153,6 +153,8 @@ def _read_rules(text: str) -> Extraction:
         if not _ABBREVIATIONS.match(sentence) and not cells_run_together(sentence):
             claims += sentence_claims(sentence, context)
     claims = _the_one_model(claims, context)
+    full = short_names(context.named + [c.model for c in claims if c.model], body)  # "Gemini" for "Gemini 2.0 Pro"
+    claims = [c.model_copy(update={"model": full[c.model]}) if c.model in full else c for c in claims]
     ioh = read_definition(body).describe() if IOH_PATTERN.search(body) else None
     named = {canonical_dataset(name) for sentence in parts.sentences for _, name in benchmarks_in(sentence)}
     only = named.pop() if len(named) == 1 else None  # the one benchmark the text names: its claims are on it
