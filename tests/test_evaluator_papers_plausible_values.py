@@ -104,3 +104,13 @@ def test_a_tables_cells_run_together_are_not_read_as_prose_but_a_glued_name_alon
 def test_a_balanced_accuracy_is_its_own_metric_and_not_the_accuracy() -> None:
     text = "On the held-out slides, PathReader reached a balanced accuracy of 68.2% and an accuracy of 74.5%."
     assert found(read_text(text)) == {("PathReader", "balanced accuracy", 0.682), ("PathReader", "accuracy", 0.745)}
+
+
+def test_a_column_of_fractions_beside_percentage_columns_stays_fractions() -> None:
+    table = (
+        "| Model | MedQA | PubMedQA | ROUGE-L | BLEU |\n|---|---|---|---|---|\n"
+        "| EyeGPT-8B | 61.20% | 74.00% | 0.214 | 0.071 |\n| Llama-3-8B | 55.10% | 70.40% | 0.188 | 0.064 |\n"
+    )
+    read = found(read_text(table))
+    assert ("EyeGPT-8B", "rouge-l", 0.214) in read and ("Llama-3-8B", "bleu", 0.064) in read
+    assert ("EyeGPT-8B", "accuracy", 0.612) in read

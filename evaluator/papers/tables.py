@@ -185,6 +185,13 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
         )
     )
     percent_table = on_benchmarks and any(_above_one(c) for r in rows for c in r[1:])
+    # but a column of fractions beside the percentages is fractions: "| 71.95% | ... | 0.193 |" under "| RougeL |"
+    # (ophtimus_ophthalmology_llm_*_github_readme.md)
+    fractions = {
+        j
+        for j in range(len(columns))
+        if not models_in_header and not any(_above_one(r[1 + j]) for r in rows if 1 + j < len(r))
+    }
     claims = []
     above = last_named = ""
     runs = {} if models_in_header else run_settings(columns, rows)
@@ -202,7 +209,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
             continue
         written = row[1 + metric_at] if metric_at is not None and metric_at + 1 < len(row) else None
         metric = canonical_metric(written) if written else None
-        for column, cell in zip(columns, row[1:], strict=False):
+        for at, (column, cell) in enumerate(zip(columns, row[1:], strict=False)):
             if models_in_header:
                 staged = stage_model(column, context)  # "| Base | Fine-tuned |": the text's base and its model
                 if not_a_score(column) and staged is None:
@@ -237,7 +244,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
                 model,
                 cell,
                 evidence,
-                percent_table,
+                percent_table and at not in fractions,
                 named,
                 models_in_header,
                 context,
