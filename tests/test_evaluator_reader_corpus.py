@@ -78,7 +78,7 @@ FLOOR = {
     # words became models: 81.2%, 89.8%, 91.3%. Six more blind dev batches (35 to 40, 120 texts) then joined dev, and
     # the results files of three fresh splits' source: dev (1,178 files, 7,318 gold claims) after the rules their
     # first reads led to: 77.5%, 88.8%, 90.9% (the batches read at 8.3% to 67.9% recall before any change for them)
-    "dev": {"claim_recall": 0.774, "claim_precision": 0.888, "model_recall": 0.909},
+    "dev": {"claim_recall": 0.774, "claim_precision": 0.888, "model_recall": 0.908},
     # the first fresh split read at 50.0%, 21.1%, 86.7% when measured once, and was declared spent and moved to dev
     # the same day. The second fresh split (22 texts, fresh_test_2.json), measured once on 2026-12-01 at 20:58 (commit
     # 1e6ea77): recall 46.8% (37 of 79), precision 49.3% (37 of 75 read), model recall 93.9%, 0 mapping errors
