@@ -132,6 +132,20 @@ ADVERSARIAL = {
     "diff-gutter-lines": "12 |\n|\n| a | 0.5 |\n" * (MEGABYTE // 18),
     # a journal table page copied one cell per line (lined.py)
     "cells-one-per-line": "Model\nAUROC\nAUPRC\n" + "XGBoost\n0.5 (0.4, 0.6)\n0.6\nGroup\n" * (MEGABYTE // 37),
+    # a card's model-index and its page's self-reported results (model_index.py), and a results file's path
+    # broken over lines before each of many objects (results_json.py)
+    "model-index-metrics": "model-index:\n- name: M-7B\n  results:\n"
+    + "  - task:\n    dataset:\n      name: D\n    metrics:\n    - type: acc\n      value: 50.5\n" * (MEGABYTE // 70),
+    "self-reported-lines": "Dataset used to train a/b\n"
+    + "- ROUGE-1 on X test set self-reported39.409\n" * (MEGABYTE // 44),
+    "results-paths-and-bars": 'org\n/Model-1\n/results_1.json\n{ | |\n"results": { | |\n' * (MEGABYTE // 50),
+    # many models named in full and by their first word (names.short_names)
+    "full-and-short-names": "".join(
+        f"Med{a}{b}{c}Net Pro reached 50% accuracy; Med{a}{b}{c}Net 51%. "
+        for a in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        for b in "abcdefghijklmnopqrstuvwxyz"
+        for c in "abcdefghijklmnopqrstuvwxyz"
+    ),
 }
 
 
