@@ -284,29 +284,3 @@ def test_a_results_file_in_a_diff_view_is_read_from_its_added_lines_and_not_its_
     assert {(c.dataset, c.metric, c.value) for c in record.claims if c.value is not None} == {
         ("pubmedqa", "accuracy", 0.772)
     }
-
-
-SPLITS_OF_ONE_MODEL = """# Readmission within 30 days
-
-We train a LightGBM Classifier on the discharge records.
-
-## Results
-
-| Split | AUROC | F1 |
-|---|---|---|
-| Train | 0.861 | 0.52 |
-| Test | 0.804 | 0.47 |
-"""
-
-
-def test_a_table_of_splits_in_a_text_that_names_one_model_is_that_models() -> None:
-    assert found(read_text(SPLITS_OF_ONE_MODEL)) == {
-        ("LightGBM", "auroc", 0.861),
-        ("LightGBM", "f1", 0.52),
-        ("LightGBM", "auroc", 0.804),
-        ("LightGBM", "f1", 0.47),
-    }
-    assert {c.setting for c in read_text(SPLITS_OF_ONE_MODEL).claims} == {"Train", "Test"}
-    # a text naming two models does not say whose the splits are
-    two = SPLITS_OF_ONE_MODEL.replace("a LightGBM Classifier", "a LightGBM Classifier and a CatBoost model")
-    assert [c for c in read_text(two).claims if c.value is not None] == []

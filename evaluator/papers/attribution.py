@@ -58,7 +58,6 @@ class Context:
     metric_words: dict[str, str] = field(default_factory=dict)
     base_model: str | None = None  # the model the text's subject was made from, when the text says
     last_scored: str | None = None  # the one model the sentence before's results were all about, if one
-    only_model: str | None = None  # the one model the whole text names, when it names one (rules.read_rules sets it)
     tuned_from: str | None = None  # the model a sentence says was fine-tuned ("to fine-tune Qwen2.5-7B-Instruct")
 
 

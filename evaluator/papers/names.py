@@ -386,13 +386,3 @@ def short_names(models: list[str], text: str) -> dict[str, str]:
 
 _WORD = re.compile(r"(?<![\w-])[A-Za-z]{2,20}(?!\w)")
 _VERSIONED = re.compile(r" ?\d| [A-Z0-9][\w.]{0,10}\d|-\w")  # "Gemini 2", "Claude 3 Opus", "Claude-Instant"
-
-
-def one_model(text: str) -> str | None:
-    """The one model a text names, however often, when it names exactly one (a project README about its XGBoost);
-    its longest writing ("XGBoost Classifier" over "XGBoost"), where the others begin it."""
-    names = {name for _, name in models_in(text[:20_000])}
-    longest = max(names, key=len, default=None)
-    if longest is None or any(not longest.startswith(name) for name in names):
-        return None
-    return longest

@@ -30,7 +30,7 @@ from evaluator.papers.lined import lined_tables
 from evaluator.papers.mapping import TaskCatalog, apply_mapping
 from evaluator.papers.measures import benchmarks_in, metric_words, metrics_defined_by, metrics_in
 from evaluator.papers.model_index import card_results, of_the_card
-from evaluator.papers.names import a_tables_word, is_model_name, one_model, short_names
+from evaluator.papers.names import a_tables_word, is_model_name, short_names
 from evaluator.papers.record import NOT_RELEASED, DatasetFact, ExtractedClaim, Extraction, ModelInfo, PaperRecord
 from evaluator.papers.results_json import json_prose, results_json
 from evaluator.papers.run_logs import printed_results, run_log_claims
@@ -141,7 +141,6 @@ def _read_rules(text: str) -> Extraction:
     base = find_base_model(plain_body, matter)
     context = Context(subjects, defined_names(plain_body), usual_metric=usual, metric_words=metric_words(plain_body))
     context.base_model = base
-    context.only_model = one_model(plain_body)
     claims: list[ExtractedClaim] = of_the_card(harness, text, subjects) + run_log_claims(body) + printed
     for table in parts.tables + found_in_text:
         claims += table_claims(table, context)

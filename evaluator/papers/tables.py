@@ -17,7 +17,7 @@ import re
 from evaluator.papers.attribution import Context
 from evaluator.papers.journal_tables import with_corner_restored, without_footnote_letters
 from evaluator.papers.measures import benchmark_of, metric_of, metrics_in
-from evaluator.papers.names import a_tables_word, is_model_name, models_in
+from evaluator.papers.names import is_model_name, models_in
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.segment import Table
 from evaluator.papers.table_cells import cell_claim, crossed_measures, stage_model
@@ -225,9 +225,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
                 if own and not metric:
                     model, label = _without_metrics(column) or column, f"{above} {column}"
             elif by_metric_rows or not (model_column or _looks_like_model(name)):
-                # or the one model a README names: "| Train | 0.872 |" under "Algorithm: XGBoost Classifier"
-                # (heart_failure_mortality_xgboost_mstz_github_readme.md)
-                owner = headed or (context.subjects[0] if len(context.subjects) == 1 else context.only_model)
+                owner = headed or (context.subjects[0] if len(context.subjects) == 1 else None)
                 if owner is None or not_a_score(column):
                     continue  # a row of results without a model: only a single-model card says whose
                 model, label = owner, row[0] + " " + column
@@ -254,9 +252,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
             if claim is not None and id(row) in runs:
                 claim = claim.model_copy(update={"setting": ", ".join(filter(None, [claim.setting, runs[id(row)]]))})
             if claim is not None:
-                # a stage ("Fine-tuned") or a split ("Train", "Test") of the row's model is the claim's setting
-                at_stage = bool(_SETTING_ROW.match(row[0].strip())) or (model != row[0] and a_tables_word(row[0]))
-                claims.append(_with_setting(claim, row[0]) if at_stage else claim)
+                claims.append(_with_setting(claim, row[0]) if _SETTING_ROW.match(row[0].strip()) else claim)
     return claims
 
 
