@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from evaluator.papers.record import ExtractedClaim
+from evaluator.papers.table_shapes import not_a_score
 from evaluator.papers.vocabulary import canonical_metric, read_value
 
 _START = re.compile(r"(?m)^[ \t|]*model-index:[ \t]*\|?[ \t]*$")
@@ -123,7 +124,7 @@ def self_reported(text: str) -> tuple[list[ExtractedClaim], list[tuple[int, int]
         kind, dataset = (on.group(1), on.group(2)) if on else (label, None)
         kind = re.sub(r"(?i)(?<=\w) score$", "", kind)  # "micro-F1 score"
         claim = _claim(None, _Result(dataset=dataset), {"type": kind, "value": match.group(2)}, match.group(0))
-        if claim is not None and not _NOT_A_RESULT.search(kind):
+        if claim is not None and not (not_a_score(kind) or _LOGGED.search(kind)):
             claims.append(claim.model_copy(update={"notes": [SELF_REPORTED, *claim.notes[1:]]}))
             places.append(match.span())
     return claims, places
@@ -143,7 +144,8 @@ def of_the_card(claims: list[ExtractedClaim], text: str, subjects: list[str]) ->
 
 # the page's side panel under the card: "Dataset used to train Posos/ClinicalNER"
 _TRAINED = re.compile(r"(?m)^[ \t]*Datasets? used to train ([A-Za-z0-9][\w.-]{0,95}/[A-Za-z0-9][\w.-]{0,95})[ \t]*$")
-_NOT_A_RESULT = re.compile(r"\b(?:loss|runtime|samples|steps|epochs?)\b|gen_len|\blen\b|length", re.I)
+# what a trainer logs beside its results that table_shapes.not_a_score does not name: steps, epochs, generated lengths
+_LOGGED = re.compile(r"\b(?:steps|epochs?)\b|gen_len|\blen\b|length", re.I)
 
 
 def _claim(model: str | None, result: _Result, metric: dict[str, str], block: str) -> ExtractedClaim | None:

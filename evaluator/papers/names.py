@@ -18,6 +18,7 @@ Benchmark, metric and unit words, and identifiers such as MIMIC-IV or COVID-19, 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 from evaluator.papers.measures import is_benchmark_or_metric
@@ -38,9 +39,23 @@ def declared_acronyms(text: str) -> list[str]:
     """Acronyms the text lists as scores or models anywhere ("the iScore and THRIVE scores", "scores-OHCA, SWAP,
     PROLOGUE and CAHP"): models in every sentence, where they are written alone ("PROLOGUE had the highest
     AUROC of 0.89, followed by CAHP, OHCA and SWAP")."""
-    names = [m.group(1) for m in SCORES_AFTER.finditer(text[:200_000])]
-    names += [i.group() for m in ACRONYM_LIST.finditer(text[:200_000]) for i in re.finditer(ACRONYM, m.group(1))]
-    return [n for n in dict.fromkeys(names) if not _NOT_MODELS.match(n.split(" ")[0]) and not is_benchmark_or_metric(n)]
+    names = [m.group(1) for m in SCORES_AFTER.finditer(text[:200_000]) if _an_acronyms_model(m.group(1))]
+    return list(dict.fromkeys(names + [item.group() for item in _listed_acronyms(text[:200_000])]))
+
+
+_AN_ACRONYM = re.compile(ACRONYM)
+
+
+def _listed_acronyms(text: str) -> Iterator[re.Match[str]]:
+    """Each acronym of a list of scores or models in `text` ("scores-OHCA, SWAP, PROLOGUE and CAHP"), a model's."""
+    for listed in ACRONYM_LIST.finditer(text):
+        for item in _AN_ACRONYM.finditer(text, listed.start(1), listed.end(1)):
+            if _an_acronyms_model(item.group()):
+                yield item
+
+
+def _an_acronyms_model(name: str) -> bool:
+    return not _NOT_MODELS.match(name.split(" ")[0]) and not is_benchmark_or_metric(name)
 
 
 # a hub name runs long: "BiomedNLP-PubMedBERT-base-uncased-abstract-fulltext-finetuned-pubmedqa-1"
@@ -170,16 +185,10 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
     for match in ACRONYM_MODEL.finditer(text):
         for group in (1, 2, 3, 4):
             name = match.group(group)
-            if name and not _NOT_MODELS.match(name.split(" ")[0]) and not is_benchmark_or_metric(name):
+            if name and _an_acronyms_model(name):
                 take(match, name, group)
-    for match in ACRONYM_LIST.finditer(text):
-        for item in re.finditer(ACRONYM, match.group(1)):
-            name = item.group()
-            if not _NOT_MODELS.match(name.split(" ")[0]) and not is_benchmark_or_metric(name):
-                start = match.start(1) + item.start()
-                if not covered[start]:
-                    covered[start : start + len(name)] = b"\x01" * len(name)
-                    found.append((start, name))
+    for item in _listed_acronyms(text):
+        take(item, item.group())
     for match in CLINICAL_SCORES.finditer(text):
         take(match, match.group(1), 1)
     for match in _TITLED_TOOL.finditer(text):
