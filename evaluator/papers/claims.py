@@ -259,9 +259,13 @@ def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, in
     in points is a score."""
     if in_points(sentence, end):
         return "score"
+    percent = "%" in sentence[end - 1 : end + 2]
+    right_after = percent and any(m[0] >= end and re.fullmatch(r" ?%? ?", sentence[end : m[0]]) for m in metrics)
     label = _KEY_BEFORE.search(sentence[max(0, start - 36) : start])
-    if label and not metrics_in(label.group(1)) and not _VALUE_KEY.match(label.group(1)):
-        return None  # "R² = 0.36", "CCC = 0.91": a measure the vocabulary does not hold labels the value
+    if label and not right_after and not metrics_in(label.group(1)) and not _VALUE_KEY.match(label.group(1)):
+        # "R² = 0.36", "CCC = 0.91": a measure the vocabulary does not hold labels the value; but a label followed
+        # by a percentage and its metric names a subset: "Breast cancer: 98.8% accuracy" (medscan_pro_*_blog.md)
+        return None
     # a semicolon ends the metric's clause, but not one inside brackets: "(0.825; 95% CI: 0.790-0.860), random forest
     # (0.848; ...)" (postop_30day_mortality_multipath_cnn_acemap_abstract.md)
     before = [m for m in metrics if m[1] <= start and ";" not in _BRACKETED.sub("", sentence[m[1] : start])]
