@@ -61,23 +61,28 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
         # ophthalmology_gpt35_gpt4_humans_by_difficulty_category_pmc_table.md): no sentence says whose its numbers are
         remember_model(sentence, models, context)
         return []
-    metrics = metrics_in(sentence) or _continued(sentence, previous) or _compared(sentence, models, context)
+    spans = [(p, sentence.find(n, p) + len(n) if sentence.find(n, p) == p else p + 1) for p, n in models]
+    metrics = (
+        _not_in_names(metrics_in(sentence), spans)
+        or _continued(sentence, previous)
+        or _compared(sentence, models, context)
+    )
     bound = bound_to_benchmark(sentence)
     if not metrics and not bound and "점" not in sentence:
         # no claim without a metric, but a score in points ("50점") names its own, and a percentage written on a
         # benchmark ("MedQA (89.8% vs 74.9%)") is that benchmark's score
         remember_model(sentence, models, context)
         return []
-    spans = [(p, sentence.find(n, p) + len(n) if sentence.find(n, p) == p else p + 1) for p, n in models]
     numbers = [n for n in _result_numbers(sentence) if not any(s <= n[0] < e for s, e in spans)]
     if bound and not metrics:
         numbers = [n for n in numbers if n[0] in bound]
     if not numbers:
-        claims = _unvalued(sentence, models, context)
+        unvalued = _unvalued(sentence, models, context)
         remember_model(sentence, models, context)
-        return claims
+        return unvalued
     aligned = respectively(sentence, numbers, metrics, models)
-    claims = []
+    claims: list[ExtractedClaim] = []
+    partners: dict[str | None, str] = {}
     for index, (start, end, raw, ci) in enumerate(numbers):
         metric, model = aligned.get(index, (None, None))
         metric = metric or _metric_for(sentence, start, end, metrics) or _achieved_metric(sentence, start, metrics)
@@ -104,8 +109,11 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
         ):
             claim = claim.model_copy(update={"notes": [*claim.notes, "one end of a change ('from ... to ...')"]})
         claims.append(claim)
-        partner = _both(sentence, start, models)
+        partner = _both(sentence, start, models) or partners.get(claim.model)
         if partner is not None and words(partner) != words(claim.model):
+            # and the values after it are both models' too: "both achieving the same accuracy (82.9%) and
+            # precision (54.5%)" (decompensated_cirrhosis_*_abstract.md)
+            partners[claim.model] = partner
             claims.append(claim.model_copy(update={"model": partner}))
     context.last_metric = claims[-1].metric if claims else None
     owners = {claim.model for claim in claims}
@@ -134,9 +142,11 @@ def _both(sentence: str, start: int, models: list[tuple[int, str]]) -> str | Non
     (first_at, first), (second_at, second) = before[-2], before[-1]
     joined = sentence[first_at + len(first) : second_at] == " and "
     both = re.fullmatch(
-        r",? (?:both|each) [a-z]{2,12}(?: an?| the)?(?: [a-z]{2,12}){0,2} |\s?\((?:both|each) ",
+        r"(?: models?(?: [a-z]{2,12}){0,3})?,? (?:both|each) [a-z]{2,12}(?: an?| the)?(?: [a-z]{2,12}){0,3} \(?"
+        r"|\s?\((?:both|each) ",
         sentence[second_at + len(second) : start],
-    )  # or "Bing and GPT-4 (both 76% correct answers)" (antwerp_exam_six_chatbots_medrxiv_abstract.md)
+    )  # or "Bing and GPT-4 (both 76% correct answers)" (antwerp_exam_six_chatbots_medrxiv_abstract.md), "Naive Bayes
+    # and Random Forest models also performed well, both achieving the same accuracy (82.9%)" (decompensated_*.md)
     return first if joined and both else None
 
 
@@ -245,11 +255,22 @@ def _restated(sentence: str, previous: tuple[int, int, str, tuple[float, float] 
 
 # (in Korean each value may follow its model and particle: "DeepSeek R1은 40%, O3 Mini는 20%의 정확도": the models are
 # found apart, so the text between may hold a name and its particle)
+def _not_in_names(metrics: list[tuple[int, int, str]], spans: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """The metrics that are not a word of a model's name: "AUCs for the Baux score and revised Baux score were 0.85
+    and 0.84" (burn_icu_*.md), "0.652 for Ranson score, and 0.401 for SOFA score" (acute_pancreatitis_*.md)."""
+    kept = [m for m in metrics if not any(s <= m[0] < e for s, e in spans)]
+    named = [m for m in kept if m[2] == "score" and any(0 <= m[0] - e <= 1 for _, e in spans)]
+    others = [m for m in kept if m[2] != "score"]
+    return [m for m in kept if m not in named] if others else kept
+
+
 _VALUES_BETWEEN = re.compile(
     r"(?: ?%?,? (?:and |or )?(?:[A-Za-z][\w .-]{0,30}[은는이가] )?-?\d{1,3}(?:\.\d{1,4})?){1,8} ?%? ?(?:의 )?"
 )
 
 
+# a metric with a value of its own after it: "AUROCs of 92.0 (balanced accuracy of 82.3)" (xmi_icu_*_abstract.md)
+_OWN_VALUE = re.compile(r" ?(?:of|was|=|:) ?\d")
 _VALUE_KEY = re.compile(r"^(?:values?|scores?|results?|mean|average|avg|overall|total)$", re.I)
 _KEY_BEFORE = re.compile(r"(?<![\w-])([A-Za-z][\w²³-]{0,30}) ?[:=] ?$")  # "max_new_tokens: 15" too
 
@@ -273,7 +294,11 @@ def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, in
     after = [
         m for m in metrics if m[0] >= end and (m[0] - end <= 12 or _VALUES_BETWEEN.fullmatch(sentence[end : m[0]]))
     ]
-    if after and (not before or re.match(r"^ ?%? ?\(?$", sentence[end : after[0][0]])):
+    if (
+        after
+        and (not before or re.match(r"^ ?%? ?\(?$", sentence[end : after[0][0]]))
+        and not _OWN_VALUE.match(sentence, after[0][1])
+    ):
         return after[0][2]
     if (
         len(before) >= 2

@@ -25,6 +25,7 @@ _ALIASED = re.compile(
 _DEFINED_IN_WORDS = re.compile(
     r"(?<![\w-])((?:[a-z][a-z-]{1,20} ){1,5}(?:score|model|index|algorithm|system|network|classifier)) \(([A-Z]{2,8})\)"
 )
+_METHOD_DEFINED = re.compile(r"(?<![\w-])([a-z][a-z-]{1,20}(?: [a-z][a-z-]{1,20}){0,4}) [(\[]([A-Z]{2,8})[)\]]")
 _MODEL_WORD = re.compile(r"\b(?:algorithm|model|index|score|classifier)\b", re.I)
 _MODEL_AFTER = re.compile(
     r"^,? (?:(?:is|was) (?:an?|the) )?(?:[\w-]{1,20} ){0,3}"
@@ -58,6 +59,13 @@ def defined_names(text: str) -> dict[str, str]:
         # (EWS)" of an XGBoost model: icu_aki_24h_forecast_xgboost_*.md)
         used = len(re.findall(rf"(?<![\w-]){acronym}(?![\w-])", text)) > 1
         if used and any(acronym.endswith("".join(initials[start:])) for start in range(len(initials) - 1)):
+            found.setdefault(acronym, acronym)
+    for match in _METHOD_DEFINED.finditer(text):
+        # a method named in lower-case words and its acronym: "gradient boosting (GB)", "decision tree (DT)", called
+        # by the acronym afterwards ("while the GB model achieved": heart_failure_icu_*_soft_voting_*_abstract.md)
+        words, acronym = match.group(1).split(" "), match.group(2)
+        full = next((" ".join(words[i:]) for i in range(len(words)) if METHODS.fullmatch(" ".join(words[i:]))), "")
+        if full and acronym[0] == full[0].upper():
             found.setdefault(acronym, acronym)
     for match in _ALIASED.finditer(text):
         full, noun = match.groups()

@@ -158,6 +158,15 @@ def _defined_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
 _SHORT_AFTER = re.compile(r" ?\(((?=[^()\s]*[A-Z])(?![A-Z]{2,6}s\))[A-Za-z][\w.+-]{1,15})\)")
 
 
+def _after_its_method(text: str, start: int) -> bool:
+    """An acronym in brackets right after the method it stands for, which the method's name takes with it:
+    "a generalised linear regression model (GLM)" (burn_icu_mortality_ml_vs_baux_*_abstract.md)."""
+    if start < 2 or text[start - 1] not in "([":
+        return False
+    before = text[max(0, start - 60) : start - 1].rstrip()
+    return any(method.end(1) == len(before) for method in METHODS.finditer(before))
+
+
 def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[int, str]]:
     """(position, name) of every model-like name in a sentence, in order; `defined` names (see
     `defined_names`) are given by their full name. Linear: a name's characters are marked once."""
@@ -172,7 +181,8 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
 
     if defined:
         for match in _defined_pattern(tuple(sorted(defined, key=len, reverse=True))).finditer(text):
-            take(match, defined[match.group(1)], 1)
+            if not _after_its_method(text, match.start(1)):
+                take(match, defined[match.group(1)], 1)
     for match in METHODS.finditer(text):
         name = METHOD_NAMES.get(match.group(1).lower(), match.group(1))
         # and the short name given in brackets after it, which the text then uses: "The light gradient boosting
