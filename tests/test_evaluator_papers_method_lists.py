@@ -50,3 +50,46 @@ def test_a_subset_label_before_a_percentage_and_its_metric_is_no_measure_of_its_
     assert found(read_text(text)) >= {("RetinaScan", "accuracy", 0.934), ("RetinaScan", "accuracy", 0.88)}
     # but a label a value alone follows is an unknown measure, not a result: "CCC: 0.91"
     assert not found(read_text("RetinaScan agreed with graders (CCC: 0.91)."))
+
+
+def test_a_list_of_names_each_with_its_metric_and_value_gives_each_value_to_its_name() -> None:
+    text = (
+        "The TriageNet model outperformed the clinical scores (MEWS: AUC=0.701; Glasgow: AUC=0.644; TriageNet: "
+        "AUC=0.858; qSOFA: AUC=0.612)."
+    )
+    assert found(read_text(text)) >= {
+        ("MEWS", "auc", 0.701),
+        ("Glasgow", "auc", 0.644),
+        ("TriageNet", "auc", 0.858),
+        ("qSOFA", "auc", 0.612),
+    }
+    # but labels that are cohorts name no model: the values stay the model's the sentence is about
+    cohorts = "XGBoost was validated twice (Internal: AUC=0.81; External: AUC=0.77)."
+    assert {model for model, _, _ in found(read_text(cohorts))} == {"XGBoost"}
+
+
+def test_an_unknown_acronym_in_a_list_of_models_with_bracketed_values_is_a_model() -> None:
+    text = "Test-set AUCs were NB (0.742), RF (0.811), XGBoost (0.826) and CatB (0.819)."
+    claims = found(read_text(text))
+    assert {("NB", "auc", 0.742), ("CatB", "auc", 0.819), ("RF", "auc", 0.811)} <= claims
+
+
+def test_a_journals_name_in_a_citation_line_is_no_model_so_the_model_is_the_texts_one_subject() -> None:
+    text = (
+        "ClinMedInformatics 2024, 7(2), 31\n\nWe built a model with the CatBoost algorithm to predict ICU death. "
+        "The model reached an AUROC of 0.88 on the test set."
+    )
+    record = read_text(text)
+    assert not any("ClinMed" in model.name for model in record.models)
+    assert ("CatBoost", "auroc", 0.88) in found(record)
+
+
+def test_a_plain_capitalised_name_whose_result_the_clause_states_is_a_model() -> None:
+    text = "On the external cohort, with Sentinel achieving an AUROC of 0.912, the screening rate rose."
+    assert ("Sentinel", "auroc", 0.912) in found(read_text(text))
+    # but not a word that names people or opens a sentence
+    people = "Radiologists achieved an accuracy of 81%, and Physicians reached 0.7 AUROC."
+    assert not {model for model, _, _ in found(read_text(people))} & {"Radiologists", "Physicians"}
+    # and not a word that opens a sentence, where every word is capitalised
+    opening = "Answers scored a ROUGE-L of 0.412 for BioMistral-7B."
+    assert {model for model, _, _ in found(read_text(opening))} == {"BioMistral-7B"}

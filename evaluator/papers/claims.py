@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from evaluator.papers.attribution import FOR_AFTER, NOBODY, Context, model_for, remember_model, subject_of
-from evaluator.papers.lists import respectively
+from evaluator.papers.lists import labelled, respectively
 from evaluator.papers.measures import benchmarks_in, metrics_in
 from evaluator.papers.names import models_in
 from evaluator.papers.numbers import in_points, not_a_result, said_of_people
@@ -81,6 +81,8 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
         remember_model(sentence, models, context)
         return unvalued
     aligned = respectively(sentence, numbers, metrics, models)
+    for index, name in labelled(sentence, numbers, metrics, models).items():
+        aligned[index] = (aligned.get(index, (None, None))[0], name)
     claims: list[ExtractedClaim] = []
     partners: dict[str | None, str] = {}
     for index, (start, end, raw, ci) in enumerate(numbers):

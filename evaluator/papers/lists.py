@@ -8,6 +8,8 @@ from __future__ import annotations
 import itertools
 import re
 
+from evaluator.papers.measures import benchmarks_in, metrics_in
+
 Number = tuple[int, int, str, tuple[float, float] | None]  # start, end, the value as written, its interval
 
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
@@ -145,3 +147,61 @@ def _model_list(
     if not all(_LIST_GAP.fullmatch(gap) for gap in gaps):
         return {}
     return {index: (None, name) for index, name in zip(after, names, strict=True)}
+
+
+# a model's name, then its metric and value: "(AIMS65: AUC=0.693; Charlson: AUC=0.636; GBS: AUC=0.575)"
+_LABEL = re.compile(r"(?:(?<=[(;,]) ?|^)((?:[A-Z]|[a-z][A-Z])[\w.+-]{1,30}(?: [A-Za-z0-9][\w.+-]{0,20}){0,2}): ?")
+_PART = re.compile(
+    r"\b(?:train|training|valid|validation|test|testing|internal|external|development|derivation|cohort|set|overall|"
+    r"mean|average|total|male|female|men|women|all|day|hour|year|group)s?\b",
+    re.I,
+)
+_NAME_BRACKET = re.compile(r"(?<![\w.+-])([A-Z][\w.+-]{0,20}(?: [A-Z0-9][\w.+-]{0,20}){0,2}) \($")
+_ITEM_BEFORE = re.compile(r"(?:[,;] |\b(?:were|was|and|or) |\(|^)$")
+_METRIC_VALUE = re.compile(r"([A-Za-z][\w -]{1,30}?) ?[=:]? ?$")
+
+
+def labelled(
+    sentence: str, numbers: list[Number], metrics: list[tuple[int, int, str]], models: list[tuple[int, str]]
+) -> dict[int, str]:
+    """Each value of a list whose items are "<name>: <metric> <value>", given to that name, when at least two of the
+    names are models the reader knows (nvuprem_nvugib_*_abstract.md: "AUCs (AIMS65: AUC=0.693; Charlson: AUC=0.636;
+    GBS: AUC=0.575; GCS: AUC=0.707; NVUPreM: AUC=0.876"); a list of cohorts or subsets ("Internal: AUC=0.85;
+    External: AUC=0.80") names no model."""
+    known = {p: n for p, n in models}
+    items: dict[int, tuple[str, bool]] = {}
+    bracketed: dict[int, tuple[str, bool]] = {}
+    for index, (start, _, _, _) in enumerate(numbers):
+        label = None
+        for match in _LABEL.finditer(sentence, max(0, start - 70), start):
+            between = sentence[match.end() : start]
+            metric = next((m for m in metrics if m[0] == match.end() and m[1] <= start), None)
+            if metric and _METRIC_VALUE.fullmatch(sentence[metric[0] : start]) and between.strip():
+                label = match
+        if label is not None:
+            items[index] = (known.get(label.start(1), label.group(1)), label.start(1) in known)
+            continue
+        # or "<name> (<value>" in a list: "were DT (0.947), RF (0.900), XGBoost (0.887), ... and LR (0.876)"
+        # (acute_pancreatitis_icu_mortality_seven_ml_*_abstract.md)
+        window = max(0, start - 40)
+        named = _NAME_BRACKET.search(sentence[window:start])
+        if named is not None and _ITEM_BEFORE.search(sentence[: window + named.start(1)]):
+            at = window + named.start(1)
+            bracketed[index] = (known.get(at, named.group(1)), at in known)
+    found = _of_models(items)
+    # a bracketed list gives only the names the reader did not know; the known ones it already pairs
+    found.update({i: name for i, name in _of_models(bracketed).items() if not bracketed[i][1] and _a_name(name)})
+    return found
+
+
+def _of_models(items: dict[int, tuple[str, bool]]) -> dict[int, str]:
+    names = [name for name, _ in items.values()]
+    if sum(model for _, model in items.values()) < 2 or any(_PART.search(name) for name in names):
+        return {}
+    return {index: name for index, (name, _) in items.items()}
+
+
+def _a_name(name: str) -> bool:
+    """An acronym or an inner-capital name, no metric's or benchmark's ("DT", "CatB", not "AUC" or "MedQA")."""
+    shaped = re.fullmatch(r"[A-Z]{2,6}|[A-Z][a-z]+[A-Z][\w-]*", name) is not None
+    return shaped and not metrics_in(name) and not benchmarks_in(name)

@@ -41,6 +41,8 @@ METHODS = re.compile(
     r"(?:soft|hard|weighted)[- ]voting (?:classifiers?|ensembles?)|voting classifiers?|stacking ensembles?|"
     r"support[- ]vector (?:classifiers?|regressions?)|extra[- ]trees? classifiers?|extremely randomi[sz]ed trees|"
     r"adaptive boosting|AdaBoost|random survival forests?|linear discriminant analysis|partial least squares|"
+    # a linear classifier named by how it is fitted (ami_mortality_sgd_svm_*_bmc_midm_abstract.md)
+    r"stochastic gradient descent(?: classifiers?)?|"
     r"generali[sz]ed linear (?:regression )?models?|"
     # the same methods named in Korean, a particle after them (ed_90day_mortality_survival_models_linnk_ko.md)
     r"로지스틱 ?회귀(?: ?모델)?|랜덤 ?포레스트|랜덤 ?생존 ?숲|그래디언트 ?부스팅|서포트 ?벡터 ?머신|의사 ?결정 ?나무|"
@@ -105,3 +107,51 @@ METHOD_NAMES = {
     "gradient boosted trees": "GBT",
     "gradient boosted tree": "GBT",
 }
+
+
+# a plain capitalised word inside a sentence, then a result verb: "with Pegasus achieving an AUROC of 94.3%" (names.py
+# takes it as a model when a metric follows), and the words in that place that name no model
+RESULT_SUBJECT = re.compile(
+    r"(?<=[a-z,;] )([A-Z][a-z]{2,20}|[A-Z][a-z]{1,12}[A-Z][A-Za-z]{1,12}) "
+    r"(?:achieved|achieving|achieves|performed with|scored|reached|attained|obtained|yielded|showed|demonstrated)"
+    r"((?: an?| the)?(?: [\w-]{1,20}){0,4}?(?: of| with)? \d)"
+)
+NOT_A_SUBJECT = re.compile(
+    r"(?:This|That|These|Those|It|Its|Which|Who|Each|Both|All|Overall|Our|We|They|Their|One|Another|Only|None|"
+    r"Performance|Results?|Models?|Algorithms?|Systems?|Methods?|Approaches|Validation|Testing|Training|Accuracy|"
+    r"Physicians?|Doctors?|Clinicians?|Humans?|Experts?|Residents?|Students?|Participants?|Radiologists?|Nurses?|"
+    r"Patients?|Examinees?|Candidates?|Readers?|Specialists?|Surgeons?|Women|Men|Children|Adults|Group|Cohort)$"
+)
+
+
+# words of a model's shape that name none: diseases, tables, companies, units, degrees, formats, methods of features
+NOT_MODELS = re.compile(
+    r"^(?:COVID-19|SARS-CoV-2|H\d|Top-\d|Step\d|Table|Figure|Fig|Phase|Type|Version|Section|Appendix|Part|"
+    # a figure's or table's number run into it ("Fig-5"), and a definition's version ("Sepsis-3")
+    r"(?:Fig|Figure|Table|Tab|Eq|Step|Phase)-?\d{1,2}[a-z]?|Sepsis-[1-3]|"
+    r"Apache-[\d.]+|CC-BY[\w.-]*|GPL-[\d.]+|GitHub|HuggingFace|OpenAI|DeepMind|PubMed|PhysioNet|PyTorch|TensorFlow|LaTeX|"
+    # units of measure written with inner capitals: "MAP less than 65 mmHg" (hpi_forward_backward_*.md)
+    r"mmHg|cmH2O|mL|dL|mEq|kDa|kPa|mmol|nmol|µmol|"
+    r"JavaScript|YouTube|LinkedIn|BenchToward|BibTeX|LaTeX|CoT|Q\d|T\d|ICD-\d{1,2}|HbA1c|CI|IQR|SD|HR|OR|RR|ROC|AI|ML|LLM|LLMs|API|GPU|CPU|RAM|SQL|URL|PDF|CSV|"
+    r"USA|US|UK|EU|Korea|Korean|English|Chinese|Research|Square|Journal|Abstract|Background|Methods?|Results?|"
+    r"Conclusions?|Objective|RESULTS|METHODS|BACKGROUND|CONCLUSIONS|OBJECTIVE|arXiv|DOI|PMC|PMID|NCT\d+|"
+    # degrees after authors' names (acumen_hpi_single_arm_trial_scribd_abstract.md)
+    r"PhD|MD|MSc|MPH|DrPH|BSc|MBBS|FRCA|FRCPC|FANZCA|FRCP\d?|FCICM\d?|MStat|"
+    # a company's form, a licence, a link label and a file format on copied pages
+    r"GmbH|BY(?:-NC)?(?:-ND|-SA)?|DOIUrl|Safetensors|"
+    # methods of features, explanation and resampling, not models (postop_complications_mimic3_*_readme_excerpt.md)
+    r"TF-IDF|SHAP|LIME|SMOTE|PCA|t-SNE|UMAP|NLP|EHRs?|SHapley|exPlanations|PHI|"
+    # and laboratory measures written with inner capitals: serum creatinine "SCr", "eGFR", "NT-proBNP"
+    r"SCr|sCr|eGFR|NT-proBNP|proBNP|PaO2/FiO2|logoLink|"
+    # and the parts a network is built with: activations and optimisers ("ReLU", "AdamW")
+    r"ReLU|GELU|SiLU|Softmax|Adam|AdamW|SGD|RMSprop|"
+    # and statistical tests, named after people ("a McNemar test": pubmedqa_biomistral_cot_vs_direct_readme.md)
+    r"McNemar|Wilcoxon|DeLong|Kruskal|Mann-Whitney|Bonferroni|Kaplan-Meier|Bland-Altman|Shapiro-Wilk|Hosmer-Lemeshow|"
+    # journals, and gases measured at the bedside (eards_covid_ards_prediction_cord_record.md: "PLoS One", "SpO(2)")
+    r"PLoS|JAMA|BMJ|NEJM|JMIR|SpO2?|FiO2|PaO2|PaCO2|EtCO2|NaN|None|null|"
+    # number formats of a model's weights: "model_dtype": "float32" (biomistral_7b_bnb8_*.md)
+    r"b?float\d{1,2}|fp\d{1,2}|bf16|u?int\d{1,2}|"
+    # a file's size on a copied page: "1.99 kB" (bio_clinicalbert_medicalcondition_trainer_card.md)
+    r"kB|KiB|MiB|GiB|bytes)$",
+    re.I,
+)

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from evaluator.papers.measures import is_benchmark_or_metric
+from evaluator.papers.measures import is_benchmark_or_metric, metrics_in
 from evaluator.papers.model_words import (
     ACRONYM,
     ACRONYM_LIST,
@@ -31,6 +31,9 @@ from evaluator.papers.model_words import (
     GENERIC,
     METHOD_NAMES,
     METHODS,
+    NOT_A_SUBJECT,
+    NOT_MODELS,
+    RESULT_SUBJECT,
     SCORES_AFTER,
 )
 
@@ -55,7 +58,7 @@ def _listed_acronyms(text: str) -> Iterator[re.Match[str]]:
 
 
 def _an_acronyms_model(name: str) -> bool:
-    return not _NOT_MODELS.match(name.split(" ")[0]) and not is_benchmark_or_metric(name)
+    return not NOT_MODELS.match(name.split(" ")[0]) and not is_benchmark_or_metric(name)
 
 
 # a hub name runs long: "BiomedNLP-PubMedBERT-base-uncased-abstract-fulltext-finetuned-pubmedqa-1"
@@ -80,36 +83,6 @@ _HANGUL_VERSIONED = re.compile(
     r"(?<![\w가-힣])([가-힣]{2,8} (?:[A-Za-z]{1,2}\d[A-Za-z0-9.]{0,6}|\d{1,2}[A-Za-z]{1,2}))(?![A-Za-z0-9.-])"
 )
 _HANGUL_LED = re.compile(r"(?<![\w-])([가-힣]{1,8}([A-Z][A-Za-z0-9]{1,20}(?:-[A-Za-z0-9.]{1,10})?))(?![A-Za-z0-9])")
-_NOT_MODELS = re.compile(
-    r"^(?:COVID-19|SARS-CoV-2|H\d|Top-\d|Step\d|Table|Figure|Fig|Phase|Type|Version|Section|Appendix|Part|"
-    # a figure's or table's number run into it ("Fig-5"), and a definition's version ("Sepsis-3")
-    r"(?:Fig|Figure|Table|Tab|Eq|Step|Phase)-?\d{1,2}[a-z]?|Sepsis-[1-3]|"
-    r"Apache-[\d.]+|CC-BY[\w.-]*|GPL-[\d.]+|GitHub|HuggingFace|OpenAI|DeepMind|PubMed|PhysioNet|PyTorch|TensorFlow|LaTeX|"
-    # units of measure written with inner capitals: "MAP less than 65 mmHg" (hpi_forward_backward_*.md)
-    r"mmHg|cmH2O|mL|dL|mEq|kDa|kPa|mmol|nmol|µmol|"
-    r"JavaScript|YouTube|LinkedIn|BenchToward|BibTeX|LaTeX|CoT|Q\d|T\d|ICD-\d{1,2}|HbA1c|CI|IQR|SD|HR|OR|RR|ROC|AI|ML|LLM|LLMs|API|GPU|CPU|RAM|SQL|URL|PDF|CSV|"
-    r"USA|US|UK|EU|Korea|Korean|English|Chinese|Research|Square|Journal|Abstract|Background|Methods?|Results?|"
-    r"Conclusions?|Objective|RESULTS|METHODS|BACKGROUND|CONCLUSIONS|OBJECTIVE|arXiv|DOI|PMC|PMID|NCT\d+|"
-    # degrees after authors' names (acumen_hpi_single_arm_trial_scribd_abstract.md)
-    r"PhD|MD|MSc|MPH|DrPH|BSc|MBBS|FRCA|FRCPC|FANZCA|FRCP\d?|FCICM\d?|MStat|"
-    # a company's form, a licence, a link label and a file format on copied pages
-    r"GmbH|BY(?:-NC)?(?:-ND|-SA)?|DOIUrl|Safetensors|"
-    # methods of features, explanation and resampling, not models (postop_complications_mimic3_*_readme_excerpt.md)
-    r"TF-IDF|SHAP|LIME|SMOTE|PCA|t-SNE|UMAP|NLP|EHRs?|SHapley|exPlanations|PHI|"
-    # and laboratory measures written with inner capitals: serum creatinine "SCr", "eGFR", "NT-proBNP"
-    r"SCr|sCr|eGFR|NT-proBNP|proBNP|PaO2/FiO2|logoLink|"
-    # and the parts a network is built with: activations and optimisers ("ReLU", "AdamW")
-    r"ReLU|GELU|SiLU|Softmax|Adam|AdamW|SGD|RMSprop|"
-    # and statistical tests, named after people ("a McNemar test": pubmedqa_biomistral_cot_vs_direct_readme.md)
-    r"McNemar|Wilcoxon|DeLong|Kruskal|Mann-Whitney|Bonferroni|Kaplan-Meier|Bland-Altman|Shapiro-Wilk|Hosmer-Lemeshow|"
-    # journals, and gases measured at the bedside (eards_covid_ards_prediction_cord_record.md: "PLoS One", "SpO(2)")
-    r"PLoS|JAMA|BMJ|NEJM|JMIR|SpO2?|FiO2|PaO2|PaCO2|EtCO2|NaN|None|null|"
-    # number formats of a model's weights: "model_dtype": "float32" (biomistral_7b_bnb8_*.md)
-    r"b?float\d{1,2}|fp\d{1,2}|bf16|u?int\d{1,2}|"
-    # a file's size on a copied page: "1.99 kB" (bio_clinicalbert_medicalcondition_trainer_card.md)
-    r"kB|KiB|MiB|GiB|bytes)$",
-    re.I,
-)
 # not a model's shape: a word with a citation mark ("surgery.4", "IV.3"), an identifier with a long digit run
 # ("cord-0878005-rd974tb3"), a commit hash on a copied page ("bcb7a51": bloom176b_pubmedqa_lm_eval_results_json.md),
 # an author with an affiliation number ("Kumar2": see _AUTHOR)
@@ -209,6 +182,17 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
     for match in _NAMED_LOWER_SCORE.finditer(text):
         if not _TITLED_NOT_TOOL.search(match.group(1)) and not is_benchmark_or_metric(match.group(1)):
             take(match, match.group(1), 1)
+    for match in RESULT_SUBJECT.finditer(text):
+        # a plain capitalised name inside a sentence whose result the clause states: "with Pegasus achieving an AUROC of
+        # 94.3%" (pegasus_dr_handheld_fundus_camera_*_abstract.md); not a word that names people, and not at a
+        # sentence's start, where any word is capitalised ("Answers scored a ROUGE-L of 0.412")
+        name = match.group(1)
+        if (
+            not NOT_A_SUBJECT.match(name)
+            and not is_benchmark_or_metric(name)
+            and metrics_in(text[match.start(2) : match.end(2) + 60])
+        ):
+            take(match, name, 1)
     for match in _HANGUL_VERSIONED.finditer(text):
         take(match, match.group(1), 1)
     for match in _HANGUL_LED.finditer(text):  # "챗GPT는", "펍메드GPT는" (chatgpt_usmle_zdnet_ko.md)
@@ -261,7 +245,8 @@ _DATASET_LIST = re.compile(
     r"\b(?:on|across|over)\s((?:[\w.-]{2,30}(?:,\s|,?\s(?:and|or)\s)){1,6}[\w.-]{2,30})\s(?:[\w-]+\s){0,4}"
     r"(?:tasks|datasets|benchmarks|corpora|test sets)\b"
 )
-_PAGE_CHROME = re.compile(r"'s (?:picture|avatar|profile|photo)\b")
+# or a journal's name in a citation line: "BioMedInformatics 2025, 5(3), 52" (picu_topicc_*_mdpi_abstract.md)
+_PAGE_CHROME = re.compile(r"'s (?:picture|avatar|profile|photo)\b| (?:19|20)\d\d[,;] ?\d{1,4} ?\(\d{1,3}\)")
 # the value of a record's identifier field: "cord_uid: rhrfj4wq", "sha: 3388d7fd...", "key: cord-0942285-..."
 # a trainer's logged key and its value: "Rewards/rejected: -1.93" (medqa_l3_dpo_trainer_card.md)
 # a photo credit on a news page: "사진=Bradshaw/shutterstock" (vuno_dtas_ed_triage_kormedi_ko.md)
@@ -280,7 +265,7 @@ _COMMON_WORD = re.compile(
 def never_a_model(name: str) -> bool:
     """A word no model is called by, whatever the sentence says of it: a site, a unit, a section label
     ("from [HuggingFace](...), a large language model": pubmedqa_biomistral_cot_vs_direct_readme.md)."""
-    return bool(_NOT_MODELS.match(name.strip()) or re.fullmatch(r"[A-Z]{2,6}s", name.strip()))  # "ICUs", "EHRs"
+    return bool(NOT_MODELS.match(name.strip()) or re.fullmatch(r"[A-Z]{2,6}s", name.strip()))  # "ICUs", "EHRs"
 
 
 # a table's word for a split, a cohort, a summary row or a header, which a misread table gives as a model's name
@@ -305,7 +290,7 @@ def is_model_name(name: str) -> bool:
     first = name.split(" ", 1)[0]
     if re.fullmatch(r"[oO][134]", first):
         return True  # OpenAI's o-series, also written "O3 Mini" (not an exam part "M1": no o2 exists, O2 is oxygen)
-    if not name or len(name) > 120 or _NOT_MODELS.match(first) or is_benchmark_or_metric(name):
+    if not name or len(name) > 120 or NOT_MODELS.match(first) or is_benchmark_or_metric(name):
         return False
     if _NOT_A_NAME.search(name) or re.fullmatch(r"[A-Z]{2,6}s", name):  # and a plural acronym: "ICUs", "EHRs"
         return False
