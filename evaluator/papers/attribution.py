@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from evaluator.papers.measures import metric_of, metrics_in
-from evaluator.papers.model_words import METHODS
+from evaluator.papers.model_words import METHODS, PEOPLE
 from evaluator.papers.scoring import words
 
 # and a verb of beating: "GPT-4 outperformed GPT-3.5 across all units, achieving average accuracies of 66.57%"
@@ -308,3 +308,18 @@ def remember_model(sentence: str, models: list[tuple[int, str]], context: Contex
             r"^[\w.+ -]{0,60}? (?:model|classifier|algorithm)\b", sentence[position : position + len(name) + 14]
         ):
             context.called_model = name
+
+
+def said_of_people(sentence: str, start: int, model_positions: list[int]) -> bool:
+    """Whether the clause holding the value at `start` is about people and names no model before it: "분석 결과,
+    다수 의료진이 선택한 답안 정확도는 85.0%였고 GPT-4o는 88.4%" (ai_clinical_cases_o1_dailymedi_ko.md)."""
+    cut = max(
+        (m.end() for m in re.finditer(r"[,;:]\s|\b(?:while|whereas|but)\s|였고\s|이고\s", sentence[:start])), default=0
+    )
+    clause = sentence[cut:start]
+    people = list(PEOPLE.finditer(clause))
+    if not people or any(cut <= p < start for p in model_positions):
+        return False
+    # "실제 의사들의 평균 정답률(79.9%)보다 높은 86.2%": the value is compared with the people's, not theirs
+    # (snuh_korean_medical_llm_kmle_news_ko.md)
+    return not re.search(r"보다|대비|비교|\bthan\b|\bcompared\b|\bvs\b|\bversus\b", clause[people[-1].end() :], re.I)

@@ -19,11 +19,19 @@ from __future__ import annotations
 
 import re
 
-from evaluator.papers.attribution import FOR_AFTER, NOBODY, Context, model_for, remember_model, subject_of
+from evaluator.papers.attribution import (
+    FOR_AFTER,
+    NOBODY,
+    Context,
+    model_for,
+    remember_model,
+    said_of_people,
+    subject_of,
+)
 from evaluator.papers.lists import labelled, respectively
 from evaluator.papers.measures import benchmarks_in, metrics_in
 from evaluator.papers.names import models_in
-from evaluator.papers.numbers import in_points, not_a_result, said_of_people
+from evaluator.papers.numbers import in_points, not_a_result
 from evaluator.papers.on_benchmark import bound_to_benchmark, nearest_benchmark
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.scoring import words
@@ -85,12 +93,18 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
         aligned[index] = (aligned.get(index, (None, None))[0], name)
     claims: list[ExtractedClaim] = []
     partners: dict[str | None, str] = {}
+    people_at: int | None = None
     for index, (start, end, raw, ci) in enumerate(numbers):
         metric, model = aligned.get(index, (None, None))
         metric = metric or _metric_for(sentence, start, end, metrics) or _achieved_metric(sentence, start, metrics)
         if metric is None and start not in bound:
             continue
-        if said_of_people(sentence, start, [p for p, _ in models]):
+        if said_of_people(sentence, start, [p for p, _ in models]) or (
+            # and the values after it, until a model is named: "552명 전문가의 판독 결과 민감도는 평균 90%, 특이도는
+            # 76%를 기록했다" (lunit_insight_mmg_*_ko.md)
+            people_at is not None and not any(people_at < p < start for p, _ in models)
+        ):
+            people_at = start
             continue
         named_here = (
             model is not None
@@ -229,6 +243,7 @@ def _unvalued(sentence: str, models: list[tuple[int, str]], context: Context) ->
 def _result_numbers(sentence: str) -> list[tuple[int, int, str, tuple[float, float] | None]]:
     found: list[tuple[int, int, str, tuple[float, float] | None]] = []
     skip_until = -1
+    dropped: tuple[int, int, str, tuple[float, float] | None] | None = None
     for match in _NUMBER.finditer(sentence):
         start, end = match.span()
         if start < skip_until:
@@ -236,14 +251,27 @@ def _result_numbers(sentence: str) -> list[tuple[int, int, str, tuple[float, flo
         ci = _CI.match(sentence[end : end + 80])
         if ci:
             skip_until = end + ci.end()
-        if not_a_result(sentence, match) or (found and _restated(sentence, found[-1], match)):
-            continue
         bounds = (float(ci.group(1)), float(ci.group(2))) if ci else None
-        found.append((start, end, match.group(0).strip(), bounds))
+        number = (start, end, match.group(0).strip(), bounds)
+        if not_a_result(sentence, match):
+            dropped = number
+            continue
+        # a value restated in brackets on another scale is the value before it, a result or not: "Expected Mean AUC:
+        # 0.703 (70.3%)"; not a list after a bound (">0.98 (0.995, 0.988, ...)": eighteen_llms_*_abstract.md)
+        if (found and _restated(sentence, found[-1], match)) or (
+            dropped and _restated(sentence, dropped, match, scales=(100.0, 0.01))
+        ):
+            continue
+        found.append(number)
     return found
 
 
-def _restated(sentence: str, previous: tuple[int, int, str, tuple[float, float] | None], match: re.Match[str]) -> bool:
+def _restated(
+    sentence: str,
+    previous: tuple[int, int, str, tuple[float, float] | None],
+    match: re.Match[str],
+    scales: tuple[float, ...] = (100.0, 0.01, 1.0),
+) -> bool:
     """A value restated in brackets on another scale: "Accuracy: 0.6152 (61.5%)", "AUROC 86.4 (0.864)"
     (mortality_lstm_synthetic_mimic3_technical_report.md): one result, written twice."""
     if not re.fullmatch(r" ?\(~?", sentence[previous[1] : match.start()]):
@@ -252,7 +280,7 @@ def _restated(sentence: str, previous: tuple[int, int, str, tuple[float, float] 
         first, second = float(previous[2].rstrip("% ").replace(",", "")), float(match.group(1).replace(",", ""))
     except ValueError:
         return False
-    return any(abs(first * scale - second) <= 0.051 * max(1.0, scale / 10) for scale in (100.0, 0.01, 1.0))
+    return any(abs(first * scale - second) <= 0.051 * max(1.0, scale / 10) for scale in scales)
 
 
 # (in Korean each value may follow its model and particle: "DeepSeek R1은 40%, O3 Mini는 20%의 정확도": the models are

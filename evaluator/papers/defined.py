@@ -71,9 +71,30 @@ def defined_names(text: str) -> dict[str, str]:
         full, noun = match.groups()
         if _MODEL_LAST.search(full) and not GENERIC.search(full):
             found[f"the {noun}"] = found[f"The {noun}"] = found[full] = full
+    for name in _hangul_products(text):
+        found.setdefault(name, name)
     for name in listed_with_models(text) + declared_acronyms(text):
         found.setdefault(name, name)
     return found
+
+
+# a product named in Hangul words and a Latin acronym: "루닛 인사이트 CXR은", "루닛 인사이트 MMG는"
+# (lunit_insight_*_ko.md); not a Hangul word before a modality, a unit or a measure ("흉부 CT", "심전도 AI")
+_HANGUL_PRODUCT = re.compile(r"(?<![\w가-힣])((?:[가-힣]{2,8} ){1,2}[A-Z]{2,5})(?![A-Za-z0-9])")
+_NOT_PRODUCT = re.compile(
+    r"(?:AI|ML|DL|LLM|CT|MRI|PET|ECG|EKG|EEG|EMR|EHR|ICU|ER|OR|CAD|AUC|AUROC|ROC|PPV|NPV|CI|SD|BMI|USMLE|KMLE|FDA|"
+    r"MFDS|WHO|CEO|CTO|IT|SW|GPU|API|PC|TV|KTAS|NEWS|MEWS|SOFA)$"
+)
+
+
+def _hangul_products(text: str) -> list[str]:
+    """Hangul-and-acronym names a text writes at least twice, the way Korean news names a product."""
+    counts: dict[str, int] = {}
+    for match in _HANGUL_PRODUCT.finditer(text[:200_000]):
+        name = match.group(1)
+        if not _NOT_PRODUCT.match(name.rsplit(" ", 1)[1]):
+            counts[name] = counts.get(name, 0) + 1
+    return [name for name, count in counts.items() if count >= 2]
 
 
 # a list of the models compared: "6 LLMs (GPT-3.5, GPT-4, ERNIE Bot, Tongyi Qianwen, Doubao, and DeepSeek)"

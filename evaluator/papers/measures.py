@@ -63,6 +63,11 @@ KNOWN_BENCHMARKS = (
     "HeadQA",
 )
 METRIC_WORDS = (
+    # an averaged AUC or F1 is another number than the plain one: a table's "macro AUC | micro AUC | macro F1 | micro
+    # F1" (icd_coding_benchmark_caml_*_readme.md); a macro F1 stays the F1 most texts mean
+    ("macro auc", r"macro[- ](?:averaged[- ])?AUC|AUC[- ]macro"),
+    ("micro auc", r"micro[- ](?:averaged[- ])?AUC|AUC[- ]micro"),
+    ("micro f1", r"micro[- ](?:averaged[- ])?F1(?:[- ]score)?|F1[- ]micro"),
     (
         "auroc",
         # and the concordance statistic of a binary outcome ("C-statistics of 0.862": vasopressor_onset_*_record.md)

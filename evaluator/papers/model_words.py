@@ -155,3 +155,12 @@ NOT_MODELS = re.compile(
     r"kB|KiB|MiB|GiB|bytes)$",
     re.I,
 )
+
+
+# people whose results a text reports beside the models'
+PEOPLE = re.compile(
+    r"(?:physicians?|doctors?|clinicians?|humans?|experts?|residents|students|examinees|test[- ]takers|fellows|"
+    r"participants|trainees|"
+    r"의사|전문의|전문가|전공의|임상의|의료진|응시자|수험생)",
+    re.I,
+)

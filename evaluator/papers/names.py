@@ -122,8 +122,9 @@ _AUTHOR = re.compile(r"^[A-Z][a-z]+\d{1,2}$")
 @lru_cache(maxsize=64)
 def _defined_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
     """One pattern for the names a text defines, the longest first: compiled once per text instead of once per name
-    and sentence (a table of hundreds of models defines hundreds of names, past the re module's cache)."""
-    return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, names)) + r")(?![\w-])")
+    and sentence (a table of hundreds of models defines hundreds of names, past the re module's cache). A Korean
+    particle may follow a name: "루닛 인사이트 MMG는" (lunit_insight_*_ko.md)."""
+    return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, names)) + r")(?![A-Za-z0-9_-])")
 
 
 # a method's short name in brackets: a token with a capital and no space ("LightGBM", "XGBoost", "RF"), not a plural

@@ -1,0 +1,46 @@
+"""Forms from the first reads of blind dev batches 43 and 44, written here in sentences the corpus does not hold:
+a Korean product named in Hangul words and an acronym, experts' results after the first, a target set in Korean,
+an interval's level with its method, averaged AUCs, and expected values restated on another scale."""
+
+from __future__ import annotations
+
+from tests.papers_support import found, read_text
+
+
+def test_a_product_named_in_hangul_and_an_acronym_twice_is_a_model_before_its_particle() -> None:
+    text = (
+        "뷰노 메드 CXR은 흉부 엑스레이 판독 보조 소프트웨어다. 연구 결과 뷰노 메드 CXR은 민감도 88%, 특이도 81%를 "
+        "보였다."
+    )
+    assert found(read_text(text)) == {("뷰노 메드 CXR", "sensitivity", 0.88), ("뷰노 메드 CXR", "specificity", 0.81)}
+    # a Hangul word before a modality or a unit names no product, however often it is written
+    assert not read_text("흉부 CT 판독에서 흉부 CT의 정확도는 90%였다.").models
+
+
+def test_the_values_after_peoples_first_value_are_theirs_too_until_a_model_is_named() -> None:
+    text = "전문가 120명의 판독 결과 민감도는 평균 84%, 특이도는 71%였다. 반면 AI-Rad는 민감도 92%를 기록했다."
+    assert found(read_text(text)) == {("AI-Rad", "sensitivity", 0.92)}
+
+
+def test_a_target_set_in_korean_is_not_a_result() -> None:
+    text = "보건당국은 민감도 95%와 특이도 80%를 목표 성능으로 정했고, DeepTB는 민감도 93%를 보였다."
+    assert found(read_text(text)) == {("DeepTB", "sensitivity", 0.93)}
+
+
+def test_an_intervals_level_with_its_method_is_no_value() -> None:
+    text = "CardioNet results:\n\n- AUROC 95% bootstrap CI: 0.81-0.88;\n- F1 95% Wilson interval: 0.70-0.79.\n"
+    assert not {value for _, _, value in found(read_text(text))} & {0.95}
+
+
+def test_macro_and_micro_aucs_are_each_their_own_metric() -> None:
+    text = "| Model | macro AUC | micro AUC | micro F1 |\n|---|---|---|---|\n| LAAT | 0.912 | 0.987 | 0.575 |\n"
+    assert found(read_text(text)) == {
+        ("LAAT", "macro auc", 0.912),
+        ("LAAT", "micro auc", 0.987),
+        ("LAAT", "micro f1", 0.575),
+    }
+
+
+def test_an_expected_value_and_its_restatement_on_another_scale_are_not_results() -> None:
+    text = "ChestScan was evaluated.\n\n- Expected Mean AUC: 0.812 (81.2%)\n- Measured Mean AUC: 0.774 (77.4%)\n"
+    assert found(read_text(text)) == {("ChestScan", "auc", 0.774)}
