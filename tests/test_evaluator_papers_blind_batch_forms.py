@@ -44,3 +44,25 @@ def test_macro_and_micro_aucs_are_each_their_own_metric() -> None:
 def test_an_expected_value_and_its_restatement_on_another_scale_are_not_results() -> None:
     text = "ChestScan was evaluated.\n\n- Expected Mean AUC: 0.812 (81.2%)\n- Measured Mean AUC: 0.774 (77.4%)\n"
     assert found(read_text(text)) == {("ChestScan", "auc", 0.774)}
+
+
+def test_a_cards_title_of_one_hyphenated_token_names_its_model_and_a_solution_column_names_models() -> None:
+    card = (
+        "---\nlicense: mit\nbase_model: emilyalsentzer/Bio_ClinicalBERT\npipeline_tag: token-classification\n---\n\n"
+        "# Note-Scrubber: PHI removal for discharge notes\n\n**95.1% F1** on PHI detection.\n\n"
+        "| Solution | F1 Score | Price |\n|---|---|---|\n| Philter Classic | 89% | free |\n"
+        "| Azure Text Analytics | 92% | $5 |\n"
+    )
+    assert found(read_text(card)) == {
+        ("Note-Scrubber", "f1", 0.951),
+        ("Philter Classic", "f1", 0.89),
+        ("Azure Text Analytics", "f1", 0.92),
+    }
+    # without a card's metadata a hyphenated heading is a page's title, no model
+    page = "# Sepsis-Watch: what we learned\n\nThe team reported 95.1% F1 on PHI detection.\n"
+    assert not any(model.name == "Sepsis-Watch" for model in read_text(page).models)
+
+
+def test_a_model_able_to_answer_a_share_of_the_questions_correctly_has_that_accuracy() -> None:
+    text = "Claude 3 Opus was able to answer 77.2% of the questions correctly, about 154 net answers."
+    assert found(read_text(text)) == {("Claude 3 Opus", "accuracy", 0.772)}

@@ -96,7 +96,8 @@ METRIC_WORDS = (
         r"correct (?:response|answer)s? rates?|(?:rate|percentage|proportion) of correct (?:responses|answers)|"
         # "(both 76% correct answers)" (antwerp_exam_six_chatbots_medrxiv_abstract.md), "answered 68% of the
         # questions correctly"
-        r"correct (?:answers|responses)|answered(?= (?:only |just |nearly |about |approximately |over |under )?"
+        r"correct (?:answers|responses)|(?:answered|answer|answers)(?= (?:only |just |nearly |about |approximately |"
+        r"over |under )?"
         r"\d{1,3}(?:\.\d{1,2})? ?% of (?:the |all )?(?:[\w-]+ ){0,2}"
         r"(?:questions|items|cases|answers) correctly)",
     ),

@@ -135,7 +135,9 @@ def _read_rules(text: str) -> Extraction:
     # the model a results file was made for is the text's subject
     run = [c.model for c in harness if c.model][:1]
     plain_body = plain(body)  # once: the subjects, defined names, base model and datasets are read from it
-    subjects = unique(_MODEL_INDEX.findall(text[:5000]) + run + subjects_of(body, plain_body, parts, ids, links))
+    subjects = unique(
+        _MODEL_INDEX.findall(text[:5000]) + run + subjects_of(body, plain_body, parts, ids, links, text[: matter.end])
+    )
     measured = {name for _, _, name in metrics_in(plain_body[:20000]) if name != "score"}
     usual = measured.pop() if len(measured) == 1 else None
     base = find_base_model(plain_body, matter)

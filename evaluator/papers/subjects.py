@@ -50,8 +50,11 @@ _MODEL_FIELD = re.compile(
 _MERGED_FROM = re.compile(r"\b(?:sources|slices|models|merge_method|layer_range)\s?:", re.I)
 
 
-def subjects_of(body: str, flat: str, parts: Segments, ids: list[str], links: list[tuple[str, str]]) -> list[str]:
-    """The models the text (`flat`: its plain text) releases or announces (see the module docstring)."""
+def subjects_of(
+    body: str, flat: str, parts: Segments, ids: list[str], links: list[tuple[str, str]], meta: str = ""
+) -> list[str]:
+    """The models the text (`flat`: its plain text; `meta`: a card's front matter) releases or announces (see the
+    module docstring)."""
     names = list(ids) + [n for n in named_models(flat) if not (is_benchmark_or_metric(n) or never_a_model(n))]
     for intro in _INTRODUCED.finditer(flat):  # "We release Meditron-7B and Meditron-70B, which ..."
         clause = re.split(r"[,.;:]\s|\s(?:which|that|a|an|the)\s", flat[intro.start(1) : intro.start(1) + 120])[0]
@@ -65,7 +68,7 @@ def subjects_of(body: str, flat: str, parts: Segments, ids: list[str], links: li
         for m in _MODEL_FIELD.finditer(body)
         if is_model_name(m.group(1).strip()) and not _MERGED_FROM.search(body[max(0, m.start() - 160) : m.start()])
     ][:1]
-    names += _titled(body)
+    names += _titled(body, card=bool(_CARD_META.search(meta)))
     for mark in _OURS.finditer(body):  # found from the rare mark backwards: linear in the text
         label = re.split(r"[|\n]", body[max(0, mark.start() - 80) : mark.start()])[-1].strip(" *|")
         if is_model_name(label):
@@ -80,7 +83,10 @@ def subjects_of(body: str, flat: str, parts: Segments, ids: list[str], links: li
     return unique([n.strip(" *|`") for n in names if n.strip(" *|`")])
 
 
-def _titled(body: str) -> list[str]:
+_CARD_META = re.compile(r"^(?:base_model|pipeline_tag|library_name|model-index):", re.M)
+
+
+def _titled(body: str, card: bool = False) -> list[str]:
     """The model a README or card is titled with: a first heading that is one model name, perhaps followed by a
     subtitle ("# BioLLama LLM: Medical Reasoning Adapter": biollama_adapter_readme.md); a heading that is a
     sentence or a benchmark names no subject."""
@@ -92,6 +98,10 @@ def _titled(body: str) -> list[str]:
     templated = re.fullmatch(r"model card (?:for|of)\s+([A-Za-z0-9][\w./-]{1,100})", phrase, flags=re.I)
     if templated:
         return [templated.group(1)]
+    if card and re.fullmatch(r"[A-Z][\w.+]*(?:-[\w.+]+){1,6}", phrase):
+        # a card's title, with the hub's metadata before it, names its model in one hyphenated token: "# Clinical-Deid:
+        # Clinical Text De-identification" (clinical_deid_*_hrygt_model_card.md)
+        return [] if is_benchmark_or_metric(phrase) else [phrase]
     if re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+){1,8}", phrase) and "_" in phrase:
         # a repository's name as a card's title: "Dr_Samantha_7b_mistral" (dr_samantha_7b_mistral_card_*.md)
         return [phrase] if re.search(r"\d|[a-z][A-Z]", phrase) and not is_benchmark_or_metric(phrase) else []

@@ -13,6 +13,8 @@ from evaluator.papers.segment import Table, without_trailing_empties
 _SPAN = re.compile(r"^-?\d{0,3}\.?\d{1,4} ?[-–] ?\d{0,3}\.?\d{1,4}$")  # "0.915-0.909": a range, a value column's
 MODEL_HEADER = re.compile(
     r"^(?:models?|methods?|systems?|model names?|llms?|algorithms?|classifiers?|approach(?:es)?|모델|"
+    # and a product's: "| Solution | F1 Score | Cost/1M Notes |" (clinical_deid_*_model_card.md)
+    r"solutions?|products?|tools?|vendors?|"
     # the scores a clinical table compares are its models (ward_early_warning_scores_haven_*_pmc.md)
     r"scoring (?:systems?|tools?)|(?:risk|early warning|severity|clinical) scores?|scores|"
     # or a joint corner, "Cohort and Models" (sepsis_ards_mortality_*_scirep_table.md), or the kind of model
