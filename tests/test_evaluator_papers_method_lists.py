@@ -93,3 +93,23 @@ def test_a_plain_capitalised_name_whose_result_the_clause_states_is_a_model() ->
     # and not a word that opens a sentence, where every word is capitalised
     opening = "Answers scored a ROUGE-L of 0.412 for BioMistral-7B."
     assert {model for model, _, _ in found(read_text(opening))} == {"BioMistral-7B"}
+
+
+def test_other_trees_sequence_labellers_survival_and_segmentation_models_and_named_scores_are_models() -> None:
+    text = (
+        "We compared a regression tree, conditional random fields, a Cox proportional hazards model, a U-Net and "
+        "a Swin Transformer with the Glasgow-Blatchford score and the Rockall score."
+    )
+    names = {model.name for model in read_text(text).models}
+    assert {
+        "regression tree",
+        "conditional random fields",
+        "Cox proportional hazards model",
+        "U-Net",
+        "Swin Transformer",
+        "Glasgow-Blatchford score",
+        "Rockall score",
+    } <= names
+    # a metric called a score is none, nor an acronym's score that may be the outcome measured
+    measured = "The AUC score and the PAED score were recorded for the random forest."
+    assert {model.name for model in read_text(measured).models} == {"random forest"}

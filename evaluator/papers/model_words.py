@@ -41,8 +41,12 @@ METHODS = re.compile(
     r"(?:soft|hard|weighted)[- ]voting (?:classifiers?|ensembles?)|voting classifiers?|stacking ensembles?|"
     r"support[- ]vector (?:classifiers?|regressions?)|extra[- ]trees? classifiers?|extremely randomi[sz]ed trees|"
     r"adaptive boosting|AdaBoost|random survival forests?|linear discriminant analysis|partial least squares|"
-    # a linear classifier named by how it is fitted (ami_mortality_sgd_svm_*_bmc_midm_abstract.md)
-    r"stochastic gradient descent(?: classifiers?)?|"
+    # a linear classifier named by how it is fitted (ami_mortality_sgd_svm_*_bmc_midm_abstract.md), and the other
+    # trees, sequence labellers, survival and segmentation models compared (bis_prediction_*_abstract.md,
+    # hf_readmission_rnn_crf_*_abstract.md, pneumonia_unet_*_abstract.md)
+    r"stochastic gradient descent(?: classifiers?)?|regression trees?|conditional random fields?|(?-i:CRF)|"
+    r"Cox (?:proportional[- ]hazards? )?(?:regressions?|models?)|U-?Net(?:\+\+)?|(?:Swin|Vision) Transformers?|"
+    r"Bayesian networks?|"
     r"generali[sz]ed linear (?:regression )?models?|"
     # the same methods named in Korean, a particle after them (ed_90day_mortality_survival_models_linnk_ko.md)
     r"로지스틱 ?회귀(?: ?모델)?|랜덤 ?포레스트|랜덤 ?생존 ?숲|그래디언트 ?부스팅|서포트 ?벡터 ?머신|의사 ?결정 ?나무|"

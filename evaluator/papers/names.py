@@ -181,8 +181,10 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
         if not GENERIC.search(tool) and not _TITLED_NOT_TOOL.search(tool) and not is_benchmark_or_metric(tool):
             take(match, tool, 1)
     for match in _NAMED_LOWER_SCORE.finditer(text):
-        if not _TITLED_NOT_TOOL.search(match.group(1)) and not is_benchmark_or_metric(match.group(1)):
-            take(match, match.group(1), 1)
+        name = match.group(1)
+        measured = any(metric != "score" for _, _, metric in metrics_in(name))  # "AUC score", "F1 score"
+        if not _TITLED_NOT_TOOL.search(name) and not is_benchmark_or_metric(name) and not measured:
+            take(match, name, 1)
     for match in RESULT_SUBJECT.finditer(text):
         # a plain capitalised name inside a sentence whose result the clause states: "with Pegasus achieving an AUROC of
         # 94.3%" (pegasus_dr_handheld_fundus_camera_*_abstract.md); not a word that names people, and not at a
@@ -227,7 +229,11 @@ _TITLED_TOOL = re.compile(
 # a score named after a place or a person, in running text: "the discrimination of Cleveland score (AUROC=0.684),
 # Mehta score (AUROC=0.708)" (csa_aki_four_scores_*_abstract.md); after a lower-case word or a comma, so never a
 # sentence's first word ("Total score", "Mean score")
-_NAMED_LOWER_SCORE = re.compile(r"(?<=[a-z,] )([A-Z][a-z]{3,15} score)(?![\w-])")
+# and one named after several people: "Child-Turcotte-Pugh score", "Glasgow-Blatchford score"
+# (decompensated_cirrhosis_*_abstract.md); not an acronym's, which may be the outcome measured ("the PAED score")
+_NAMED_LOWER_SCORE = re.compile(
+    r"(?<=[a-z,] )([A-Z][a-z]{3,15} score|[A-Z][a-z]{2,15}(?:-[A-Z][a-z]{2,15}){1,3} score)(?![\w-])"
+)
 _TITLED_NOT_TOOL = re.compile(
     r"\b(?:Body|Mass|Quality|Impact|Citation|Human|Development|Research|Total|Mean|Average|Best|Overall|Final|Max|"
     r"Min|Top|Highest|Lowest|Weighted|Composite|"
