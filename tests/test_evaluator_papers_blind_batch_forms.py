@@ -66,3 +66,22 @@ def test_a_cards_title_of_one_hyphenated_token_names_its_model_and_a_solution_co
 def test_a_model_able_to_answer_a_share_of_the_questions_correctly_has_that_accuracy() -> None:
     text = "Claude 3 Opus was able to answer 77.2% of the questions correctly, about 154 net answers."
     assert found(read_text(text)) == {("Claude 3 Opus", "accuracy", 0.772)}
+
+
+def test_a_name_after_a_section_label_or_an_acronym_that_improves_on_others_is_a_model() -> None:
+    text = (
+        "Results: Sybil achieved 1- and 6-year AUCs of 0.92 and 0.75, respectively. Trained on 9,000 slides, "
+        "HIPT consistently improves subtype classification, achieving macro AUC 96.1%."
+    )
+    assert found(read_text(text)) >= {("Sybil", "auc", 0.92), ("Sybil", "auc", 0.75), ("HIPT", "macro auc", 0.961)}
+    # but not the last word of a longer name
+    names = "Among the closed models, GPT-4o and Claude Opus demonstrated superior accuracy, scoring 86.8% and 83.8%."
+    assert not any(model.name == "Opus" for model in read_text(names).models)
+
+
+def test_a_code_views_line_numbers_are_no_values() -> None:
+    text = (
+        "BioNER-base was evaluated.\n\n- name: Precision 28 type: precision 29\n  value: 0.8412\n"
+        "- name: Recall 31 type: recall 32\n  value: 0.8735\n"
+    )
+    assert not {value for _, _, value in found(read_text(text))} & {0.28, 0.31}

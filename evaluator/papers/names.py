@@ -190,8 +190,11 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
         # 94.3%" (pegasus_dr_handheld_fundus_camera_*_abstract.md); not a word that names people, and not at a
         # sentence's start, where any word is capitalised ("Answers scored a ROUGE-L of 0.412")
         name = match.group(1)
+        before = text[max(0, match.start(1) - 30) : match.start(1)].split()
         if (
-            not NOT_A_SUBJECT.match(name)
+            # and not the last word of a name ("Claude Opus demonstrated superior accuracy")
+            not (before and before[-1][:1].isupper() and before[-1][-1:].isalnum())
+            and not NOT_A_SUBJECT.match(name)
             and not is_benchmark_or_metric(name)
             and metrics_in(text[match.start(2) : match.end(2) + 60])
         ):

@@ -247,6 +247,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True
     if written.isdigit() and len(written) <= 2 and after.startswith(")") and _enumerator(sentence, start):
         return True  # an item of a numbered list in running text: "Key findings include: 1) ..., 2) Models like ..."
+    if written.isdigit() and match.group(2) is None and re.match(r"^ (?:- )?[a-z_]{2,20}: ", after):
+        return True  # a code view's line number before the next YAML key: "- name: Precision 28 type: precision 29"
     if written.isdigit() and match.group(2) is None and re.match(r"^ ?:{1,2} ?-?\.?\d", after):
         return True  # a class or a label before its value: "Precision with 0:: 0.8462", "Class 1: 0.66"
     if _LABEL_BEFORE.search(before) and written.isdigit():  # "unit 1", "part 3", "round 2": a label, not a value
