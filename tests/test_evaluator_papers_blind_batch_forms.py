@@ -85,3 +85,38 @@ def test_a_code_views_line_numbers_are_no_values() -> None:
         "- name: Recall 31 type: recall 32\n  value: 0.8735\n"
     )
     assert not {value for _, _, value in found(read_text(text))} & {0.28, 0.31}
+
+
+def test_korean_metrics_then_each_then_as_many_values_are_paired_in_order_as_often_as_written() -> None:
+    text = (
+        "NodulAI-X는 폐결절 AI다. 내부 검증에서 AUROC, 감도 및 특이도는 각각 0.911, 85.0%, 80.2%였고, 외부 검증에서 "
+        "AUROC, 감도 및 특이도는 각각 0.897, 83.1%, 79.4%였다."
+    )
+    assert found(read_text(text)) == {
+        ("NodulAI-X", "auroc", 0.911),
+        ("NodulAI-X", "sensitivity", 0.85),
+        ("NodulAI-X", "specificity", 0.802),
+        ("NodulAI-X", "auroc", 0.897),
+        ("NodulAI-X", "sensitivity", 0.831),
+        ("NodulAI-X", "specificity", 0.794),
+    }
+
+
+def test_korean_value_of_metric_forms_people_and_sizes() -> None:
+    # "X%의 민감도와 Y%의 특이도": each value's metric follows it
+    shares = "SkinNet-2는 66.1%의 민감도와 88.0%의 특이도를 보였다."
+    assert found(read_text(shares)) == {("SkinNet-2", "sensitivity", 0.661), ("SkinNet-2", "specificity", 0.88)}
+    # trainees' results with the AI are people's, and a size after a Korean word is no model
+    people = "연수생으로 이루어진 그룹 1의 경우 AUROC가 0.801에서 0.912로 개선되었다. 크기가 2cm 이하인 결절이었다."
+    record = read_text(people)
+    assert not found(record) and not any("2cm" in model.name for model in record.models)
+
+
+def test_a_generic_accuracy_glossed_by_its_measure_and_a_score_before_a_korean_particle() -> None:
+    text = "CardioWatch는 82%의 정확도(AUROC)를 얻었는데, NEWS는 64.5%의 정확도(AUROC)를 나타냈다."
+    assert found(read_text(text)) == {("CardioWatch", "auroc", 0.82), ("NEWS", "auroc", 0.645)}
+
+
+def test_a_name_with_an_acronym_a_hyphen_and_inner_capitals_is_a_model() -> None:
+    text = "The software, called CT-lungNET, reached an AUC of 0.85 on 1,000 scans."
+    assert ("CT-lungNET", "auc", 0.85) in found(read_text(text))

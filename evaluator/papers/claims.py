@@ -31,10 +31,11 @@ from evaluator.papers.attribution import (
 from evaluator.papers.lists import labelled, respectively
 from evaluator.papers.measures import benchmarks_in, metrics_in
 from evaluator.papers.names import models_in
-from evaluator.papers.numbers import in_points, not_a_result
+from evaluator.papers.numbers import not_a_result
 from evaluator.papers.on_benchmark import bound_to_benchmark, nearest_benchmark
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.scoring import words
+from evaluator.papers.value_metric import achieved_metric, metric_for, not_in_names
 from evaluator.papers.vocabulary import read_value, resolve_dataset, settings_of
 
 MAX_EVIDENCE = 600
@@ -71,7 +72,7 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
         return []
     spans = [(p, sentence.find(n, p) + len(n) if sentence.find(n, p) == p else p + 1) for p, n in models]
     metrics = (
-        _not_in_names(metrics_in(sentence), spans)
+        not_in_names(metrics_in(sentence), spans)
         or _continued(sentence, previous)
         or _compared(sentence, models, context)
     )
@@ -96,7 +97,7 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
     people_at: int | None = None
     for index, (start, end, raw, ci) in enumerate(numbers):
         metric, model = aligned.get(index, (None, None))
-        metric = metric or _metric_for(sentence, start, end, metrics) or _achieved_metric(sentence, start, metrics)
+        metric = metric or metric_for(sentence, start, end, metrics) or achieved_metric(sentence, start, metrics)
         if metric is None and start not in bound:
             continue
         if said_of_people(sentence, start, [p for p, _ in models]) or (
@@ -136,18 +137,6 @@ def sentence_claims(sentence: str, context: Context) -> list[ExtractedClaim]:
     context.last_scored = owners.pop() if len(owners) == 1 else None
     remember_model(sentence, models, context)
     return claims
-
-
-_ACHIEVED = re.compile(r"\b(?:achieved|scored|reached|attained|obtained)(?: an?| the)? $", re.I)
-
-
-def _achieved_metric(sentence: str, start: int, metrics: list[tuple[int, int, str]]) -> str | None:
-    """A percentage a model achieved, where the sentence names one metric elsewhere: "ChatGPT and Gemini both
-    achieved 91%, while Le Chat had the lowest accuracy at 79%" (blood_physiology_mcq_six_llms_*.md)."""
-    kinds = {name for _, _, name in metrics if name != "score"}
-    if len(kinds) != 1 or not _ACHIEVED.search(sentence[max(0, start - 16) : start]):
-        return None
-    return kinds.pop() if re.match(r"\d{1,3}(?:\.\d{1,2})? ?%", sentence[start : start + 8]) else None
 
 
 def _both(sentence: str, start: int, models: list[tuple[int, str]]) -> str | None:
@@ -208,8 +197,6 @@ def _compared(sentence: str, models: list[tuple[int, str]], context: Context) ->
 _OWN_PERCENT = re.compile(r" ?\(\d{1,3}(?:\.\d{1,2})? ?%[;,)]")
 
 
-_BRACKETED = re.compile(r"\([^()]{0,200}\)")
-_SCORED_VERB = re.compile(r"scored|scoring", re.I)
 _RESULT_WORDS = re.compile(
     r"\b(?:achiev|outperform|surpass|exceed|improv|scor|reach)\w{0,6}|state[- ]of[- ]the[- ]art", re.I
 )
@@ -231,7 +218,7 @@ def _unvalued(sentence: str, models: list[tuple[int, str]], context: Context) ->
             ExtractedClaim(
                 model=model,
                 dataset=canonical_dataset(name),
-                metric=_metric_for(sentence, position, position, metrics_in(sentence)),
+                metric=metric_for(sentence, position, position, metrics_in(sentence)),
                 setting=settings_of(sentence),
                 evidence=_clip(sentence, position),
                 notes=["no number read as this result's value" if stated else "no number stated"],
@@ -281,67 +268,6 @@ def _restated(
     except ValueError:
         return False
     return any(abs(first * scale - second) <= 0.051 * max(1.0, scale / 10) for scale in scales)
-
-
-# (in Korean each value may follow its model and particle: "DeepSeek R1은 40%, O3 Mini는 20%의 정확도": the models are
-# found apart, so the text between may hold a name and its particle)
-def _not_in_names(metrics: list[tuple[int, int, str]], spans: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
-    """The metrics that are not a word of a model's name: "AUCs for the Baux score and revised Baux score were 0.85
-    and 0.84" (burn_icu_*.md), "0.652 for Ranson score, and 0.401 for SOFA score" (acute_pancreatitis_*.md)."""
-    kept = [m for m in metrics if not any(s <= m[0] < e for s, e in spans)]
-    named = [m for m in kept if m[2] == "score" and any(0 <= m[0] - e <= 1 for _, e in spans)]
-    others = [m for m in kept if m[2] != "score"]
-    return [m for m in kept if m not in named] if others else kept
-
-
-_VALUES_BETWEEN = re.compile(
-    r"(?: ?%?,? (?:and |or )?(?:[A-Za-z][\w .-]{0,30}[은는이가] )?-?\d{1,3}(?:\.\d{1,4})?){1,8} ?%? ?(?:의 )?"
-)
-
-
-# a metric with a value of its own after it: "AUROCs of 92.0 (balanced accuracy of 82.3)" (xmi_icu_*_abstract.md)
-_OWN_VALUE = re.compile(r" ?(?:of|was|=|:) ?\d")
-_VALUE_KEY = re.compile(r"^(?:values?|scores?|results?|mean|average|avg|overall|total)$", re.I)
-_KEY_BEFORE = re.compile(r"(?<![\w-])([A-Za-z][\w²³-]{0,30}) ?[:=] ?$")  # "max_new_tokens: 15" too
-
-
-def _metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, int, str]]) -> str | None:
-    """The metric named nearest before the value in its clause, else right after it ("66.18% accuracy"); a value
-    in points is a score."""
-    if in_points(sentence, end):
-        return "score"
-    percent = "%" in sentence[end - 1 : end + 2]
-    right_after = percent and any(m[0] >= end and re.fullmatch(r" ?%? ?", sentence[end : m[0]]) for m in metrics)
-    label = _KEY_BEFORE.search(sentence[max(0, start - 36) : start])
-    if label and not right_after and not metrics_in(label.group(1)) and not _VALUE_KEY.match(label.group(1)):
-        # "R² = 0.36", "CCC = 0.91": a measure the vocabulary does not hold labels the value; but a label followed
-        # by a percentage and its metric names a subset: "Breast cancer: 98.8% accuracy" (medscan_pro_*_blog.md)
-        return None
-    # a semicolon ends the metric's clause, but not one inside brackets: "(0.825; 95% CI: 0.790-0.860), random forest
-    # (0.848; ...)" (postop_30day_mortality_multipath_cnn_acemap_abstract.md)
-    before = [m for m in metrics if m[1] <= start and ";" not in _BRACKETED.sub("", sentence[m[1] : start])]
-    # "66.18% accuracy"; "61.2%, 55.0% and 70.4% F1 score": a list of values before one metric
-    after = [
-        m for m in metrics if m[0] >= end and (m[0] - end <= 12 or _VALUES_BETWEEN.fullmatch(sentence[end : m[0]]))
-    ]
-    if (
-        after
-        and (not before or re.match(r"^ ?%? ?\(?$", sentence[end : after[0][0]]))
-        and not _OWN_VALUE.match(sentence, after[0][1])
-    ):
-        return after[0][2]
-    if (
-        len(before) >= 2
-        and _SCORED_VERB.fullmatch(sentence[before[-1][0] : before[-1][1]])
-        and "%" in sentence[end - 1 : end + 1]
-    ):
-        # a percentage after "scored" is the metric named before it: "achieved the highest accuracy (89.3%), ... while
-        # OpenBioLLM and DeepSeek-V3 scored the lowest (78.2% ...)" (usmle_seven_llms_amboss_turkmedstudj_*.md); but
-        # "scoring an average of 96.4" is a score (kmed_ai_snuh_naver_news.md)
-        return before[-2][2]
-    if before:
-        return before[-1][2]
-    return None
 
 
 # benchmarks graded by a rubric, whose percentages are scores, not shares answered right (healthbench_*.md)

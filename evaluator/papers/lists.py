@@ -28,6 +28,8 @@ def respectively(
         m for i, m in enumerate(metrics) if not (i and re.fullmatch(r" ?\(", sentence[metrics[i - 1][1] : m[0]]))
     ]
     word = _RESPECTIVELY.search(sentence)
+    if word is None and "각각" in sentence:
+        return _each(sentence, numbers, metrics)
     listed = _list_before(sentence, numbers, word.start()) if word else []
     if word is None:
         listed = _paired_list(sentence, numbers, metrics)
@@ -72,6 +74,27 @@ _LIST_GAP = re.compile(
     r"(?: ?(?:mg/dL|mmol/L|µmol/L|mmHg|ms|s|sec|min|h|hours?|days?|mL|kg|bpm|points?|pts))?"
     r",? ?(?:and |or |to |및 )?"
 )
+
+
+def _each(
+    sentence: str, numbers: list[Number], metrics: list[tuple[int, int, str]]
+) -> dict[int, tuple[str | None, str | None]]:
+    """ "AUROC, 감도 및 특이도는 각각 0.922, 87.0%, 81.5%": Korean names the metrics, then "각각" (each), then as many
+    values, as often as the sentence says it (ai_thyroid_ultrasound_*_ko.md)."""
+    out: dict[int, tuple[str | None, str | None]] = {}
+    since = 0
+    for word in re.finditer("각각", sentence):
+        after = [i for i, n in enumerate(numbers) if n[0] > word.end()]
+        listed = after[:1]
+        for i in after[1:]:
+            if not _LIST_GAP.fullmatch(sentence[numbers[listed[-1]][1] : numbers[i][0]]):
+                break
+            listed.append(i)
+        named = _distinct([m[2] for m in metrics if since <= m[0] and m[1] <= word.start()])
+        if len(named) >= 2 and len(named) == len(listed):
+            out.update({index: (metric, None) for index, metric in zip(listed, named, strict=True)})
+        since = numbers[listed[-1]][1] if listed else word.end()
+    return out
 
 
 def _list_before(sentence: str, numbers: list[Number], end: int) -> list[int]:

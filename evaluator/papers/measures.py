@@ -106,7 +106,7 @@ METRIC_WORDS = (
     ("f1", r"F1(?:[- ]?score)?|macro[- ]F1|F1 ?점수"),  # and "F1score" (mortality_five_algorithms_*_pmc.md)
     # a table's "Sens." and "Spec." (covews_timeframe_models_supplementary_table.md); the period is needed
     # and a table header's "Sen (95% CI)", "Spec (95% CI)" (critical_interventions_xgboost_table_pmc.md), capitalised
-    ("sensitivity", r"sensitivity|sens\.|(?-i:Sens?|SENS?)(?= ?\(|$)|민감도"),
+    ("sensitivity", r"sensitivity|sens\.|(?-i:Sens?|SENS?)(?= ?\(|$)|민감도|감도"),
     ("specificity", r"specificity|spec\.|(?-i:Spec|SPEC)(?= ?\(|$)|특이도"),
     ("precision", r"precision|prec\.?|PPV|positive predictive value|정밀도|양성 ?예측도"),
     # its own metric, so a negative predictive value is not read as the specificity named before it

@@ -68,7 +68,8 @@ CLINICAL_SCORES = re.compile(
     # postop_mortality_prediction_asa_possum_*.md, respire_postoperative_*.md, pancreatitis texts' BISAP)
     r"LACE\+?(?: index)?|HOSPITAL score|P-?POSSUM|POSSUM|ARISCAT|BISAP|RCRI|MPM ?(?:II|III|0)?|ASA[- ]PS|"
     r"STOP-BANG|CRIB(?: II)?|NIHSS|Charlson Comorbidity Index|Elixhauser(?: index)?|"
-    r"Surgical Apgar(?: Score)?)(?![\w-])"
+    # a Korean particle may follow: "MEWS는 60.3%의 정확도" (vuno_dews_cardiac_arrest_*_ko.md)
+    r"Surgical Apgar(?: Score)?)(?![A-Za-z0-9_-])"
 )
 # an acronym named as a model by the noun after it or the list it is in: "The TECO model" (teco_icu_*.md),
 # "traditional scores like SOFA and APACHE II" (cvicu_hemodynamic_deterioration_summary.md)
@@ -168,6 +169,6 @@ NOT_MODELS = re.compile(
 PEOPLE = re.compile(
     r"(?:physicians?|doctors?|clinicians?|humans?|experts?|residents|students|examinees|test[- ]takers|fellows|"
     r"participants|trainees|"
-    r"의사|전문의|전문가|전공의|임상의|의료진|응시자|수험생)",
+    r"의사|전문의|전문가|전공의|임상의|의료진|응시자|수험생|연수생|수련의|판독자|판독의|간호사)",
     re.I,
 )

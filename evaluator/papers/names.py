@@ -82,6 +82,7 @@ _CANDIDATE = re.compile(
 _HANGUL_VERSIONED = re.compile(
     r"(?<![\w가-힣])([가-힣]{2,8} (?:[A-Za-z]{1,2}\d[A-Za-z0-9.]{0,6}|\d{1,2}[A-Za-z]{1,2}))(?![A-Za-z0-9.-])"
 )
+_NOT_A_VERSION = re.compile(r" (?:\d{1,3}(?:cm|mm|km|ml|mL|mg|kg|dL|L|g|m|h|s)|F1|AUC)$")
 _HANGUL_LED = re.compile(r"(?<![\w-])([가-힣]{1,8}([A-Z][A-Za-z0-9]{1,20}(?:-[A-Za-z0-9.]{1,10})?))(?![A-Za-z0-9])")
 # not a model's shape: a word with a citation mark ("surgery.4", "IV.3"), an identifier with a long digit run
 # ("cord-0878005-rd974tb3"), a commit hash on a copied page ("bcb7a51": bloom176b_pubmedqa_lm_eval_results_json.md),
@@ -200,7 +201,9 @@ def models_in(text: str, defined: dict[str, str] | None = None) -> list[tuple[in
         ):
             take(match, name, 1)
     for match in _HANGUL_VERSIONED.finditer(text):
-        take(match, match.group(1), 1)
+        # not a size or a metric after a Korean word: "직경 5mm", "크기가 2cm", "달성하며 F1" (*_ko.md of dev batch 47)
+        if not _NOT_A_VERSION.search(match.group(1)):
+            take(match, match.group(1), 1)
     for match in _HANGUL_LED.finditer(text):  # "챗GPT는", "펍메드GPT는" (chatgpt_usmle_zdnet_ko.md)
         if is_model_name(match.group(2)):
             take(match, match.group(1))
@@ -349,7 +352,7 @@ def is_model_name(name: str) -> bool:
         bool(re.match(r"^[A-Z][\w]*-[A-Z]", name))
         and bool(re.search(r"[A-Z]{2}|[a-z][A-Z]", name))
         and not _NOT_A_TIER.search(name)
-    )
+    ) or bool(re.match(r"^[A-Z]{2,}-[a-z]{2,}[A-Z]", name))  # "CT-lungNET" (ct_lungnet_small_nodule_*_ko.md)
     if has_digit:
         # "o1", "o3-mini" are models; a feature "x1" is not (doa_index_stacked_regressor_nn_bis_eeg_readme.md)
         return bool(re.match(r"^[A-Za-z]", name)) and bool(re.search(r"[A-Za-z]{2}|^[oO]\d", name))

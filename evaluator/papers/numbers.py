@@ -150,7 +150,8 @@ _OTHER_BEFORE = re.compile(
 _IN_INTERVAL = re.compile(r"(?:\bCI\b|confidence interval)\)?:? ?[\[(][^\[\]()]{0,30}$", re.I)
 _LABEL_BEFORE = re.compile(
     r"\b(?:unit|part|section|item|question|stage|grade|level|round|cycle|group|arm|cohort|wave|chapter|module|"
-    r"paper|session|block|set|task|exam|day|week|month|epoch|step|iteration|fold|layer|version)\s?$",
+    r"paper|session|block|set|task|exam|day|week|month|epoch|step|iteration|fold|layer|version|"
+    r"세트|그룹|군|단계|코호트|차)\s?$",
     re.I,
 )
 # a whole number before a plural noun, perhaps with a word or two describing it, counts those things; not points,
