@@ -146,10 +146,15 @@ METRIC_WORDS = (
     # a regression's explained variance and a correlation (icu_mortality_los_24h_mimic4_xgboost_elastic_net_*.md)
     ("r2", r"R²|R2|R[- ]squared?|coefficient of determination"),  # "Nagelkerke's R-Square (%)" (ed_pneumonia_*.md)
     ("pearson correlation", r"Pearson(?:'s)? (?:correlation(?: coefficient)?|r)"),
+    # BERTScore's three numbers, each its own (summarizer_clinical_jsl_*_model_doc.md: "bertscore_precision")
+    ("bertscore precision", r"BERT ?Score[ _-](?:precision|P)"),
+    ("bertscore recall", r"BERT ?Score[ _-](?:recall|R)"),
+    ("bertscore f1", r"BERT ?Score[ _-]F1"),
     ("bertscore", r"BERT ?Score"),
     ("rouge-1", r"ROUGE-?1"),
     ("rouge-2", r"ROUGE-?2"),
     ("rouge-l", r"ROUGE-?L(?:sum)?"),
+    ("rouge", r"ROUGE(?![ _-]?(?:[12]|L\b|Lsum))"),  # a table's bare "rouge" column
     ("bleu-1", r"BLEU-1"),
     ("bleu-4", r"BLEU-4"),
     ("bleu", r"BLEU"),

@@ -151,6 +151,8 @@ _IN_INTERVAL = re.compile(r"(?:\bCI\b|confidence interval)\)?:? ?[\[(][^\[\]()]{
 _LABEL_BEFORE = re.compile(
     r"\b(?:unit|part|section|item|question|stage|grade|level|round|cycle|group|arm|cohort|wave|chapter|module|"
     r"paper|session|block|set|task|exam|day|week|month|epoch|step|iteration|fold|layer|version|"
+    # "Precision: 0.851139 Experiment 2: BioBERT v1.1 on NCBI" (biobert_v11_*_ner_experiments_readme.md)
+    r"experiment|run|trial|scenario|configuration|phase|table|figure|case|setup|variant|"
     r"세트|그룹|군|단계|코호트|차)\s?$",
     re.I,
 )

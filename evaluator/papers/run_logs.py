@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from evaluator.papers.measures import is_benchmark_or_metric, metric_of, metrics_in
+from evaluator.papers.model_words import METHODS
 from evaluator.papers.names import heading_model, is_model_name
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.results_json import NOT_A_MODEL
@@ -146,8 +147,8 @@ def printed_results(text: str) -> tuple[list[ExtractedClaim], set[str]]:
     """The claims of a script's printed result blocks (see the module docstring), and the lines they were read
     from, which are then no prose."""
     lines = text.splitlines()[:MAX_LINES]
-    claims: list[ExtractedClaim | None] = []
-    used: set[str] = set()
+    reported, used = _classification_reports(lines)
+    claims: list[ExtractedClaim | None] = list(reported)
     at = 0
     while at < len(lines) and len(claims) < MAX_PRINTED:  # the reader keeps 1,000 claims a text at most anyway
         labelled = _labelled_line(lines[at])
@@ -166,6 +167,60 @@ def printed_results(text: str) -> tuple[list[ExtractedClaim], set[str]]:
             claims += [_printed_claim(model, key, raw, label, lines[at:end]) for key, raw in pairs]
         at = end
     return [c for c in claims if c is not None], used
+
+
+# scikit-learn's classification report: a header of four columns, a row per class and per average, and the accuracy
+# with its support (biobert_ner_demo_bc5cdr_*_readme.md, vitaldb_ioh_random_forest_training_guide_excerpt.md)
+_REPORT_HEADER = re.compile(r"^\s*precision\s+recall\s+f1-score\s+support\s*$")
+_REPORT_ROW = re.compile(r"^\s*(\S(?:.{0,40}?\S)?)\s{2,}(\d?\.\d{1,6})\s+(\d?\.\d{1,6})\s+(\d?\.\d{1,6})\s+\d+\s*$")
+_REPORT_ACCURACY = re.compile(r"^\s*accuracy\s+(\d?\.\d{1,6})\s+\d+\s*$")
+
+
+def _classification_reports(lines: list[str]) -> tuple[list[ExtractedClaim], set[str]]:
+    """Each class's (or average's) precision, recall and F1 of a classification report, the class as the claim's
+    variant, and its accuracy, for the model a line above announces or trains. A report of no model named near it
+    gives no claim (whose it is would be a guess), and its lines are no prose either."""
+    claims: list[ExtractedClaim] = []
+    used: set[str] = set()
+    for at, header in enumerate(lines):
+        if not _REPORT_HEADER.match(header):
+            continue
+        model = _report_model(lines, at)
+        for row in lines[at + 1 : at + 60]:
+            cells, accuracy = _REPORT_ROW.match(row), _REPORT_ACCURACY.match(row)
+            if not (cells or accuracy or not row.strip()):
+                break
+            used.add(row.strip())
+            named = [("accuracy", accuracy.group(1))] if accuracy else []
+            if cells:
+                named = list(zip(("precision", "recall", "f1"), cells.group(2, 3, 4), strict=True))
+            claims += [
+                ExtractedClaim(
+                    model=model,
+                    task_variant=cells.group(1) if cells else None,
+                    metric=metric,
+                    value=float(raw),
+                    raw_value=raw,
+                    unit="fraction",
+                    evidence=f"{header}\n{row}"[:600],
+                    notes=["read from a classification report"],
+                )
+                for metric, raw in named
+                if model is not None
+            ]
+        used.add(header.strip())
+    return claims, used
+
+
+def _report_model(lines: list[str], at: int) -> str | None:
+    """The model a line above a report announces, not a section's heading (which names its dataset as often:
+    "#### BC5CDR results -"), else the method a line above trains: "TRAINING RANDOM FOREST MODEL"
+    (vitaldb_ioh_random_forest_*.md)."""
+    model = _announced(lines, at - 1)[0] if at else None
+    if model is not None and model != _section_model(lines, at - 1):
+        return model
+    trained = [m for line in lines[max(0, at - 25) : at] for m in METHODS.finditer(line)]
+    return trained[-1].group(1) if trained else None
 
 
 def _pairs_from(lines: list[str], at: int) -> tuple[list[tuple[str, str]], int]:

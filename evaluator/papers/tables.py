@@ -119,6 +119,9 @@ def _long_claims(table: Table, subjects: list[str]) -> list[ExtractedClaim] | No
     return claims
 
 
+_AVERAGE_COLUMN = re.compile(r"(?i)(?:avg\.?|average|mean|overall|all models)$")
+
+
 def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     """One claim per numeric result cell, by row and column header."""
     if not table.header or is_training_log(table):
@@ -141,7 +144,10 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     metric_at = _metric_column(columns)
     # a first column headed "Model" holds the models, whatever the other headers look like, unless its rows are
     # benchmarks ("| Model | Mistral7B | MedAlpaca |" over "| MedQA | 0.307 | 0.338 |": multimedeval_results_readme.md)
-    rows_models = not MODEL_HEADER.match(corner.strip()) or sum(bool(benchmark_of(r[0])) for r in rows) * 2 > len(rows)
+    # or metrics ("| Models | VGG-16 | VGG-19 |" over "| Scores | 94.67% | 94.17% |": isic2020_melanoma_*_readme.md)
+    rows_models = not MODEL_HEADER.match(corner.strip()) or sum(
+        bool(benchmark_of(r[0]) or metric_of(r[0])) for r in rows
+    ) * 2 > len(rows)
     models_in_header = metric_at is not None or (
         (rows_models and sum(map(_looks_like_model, columns)) > max(1, sum(_looks_like_model(r[0]) for r in rows)))
         # "| Task | LR | RF |": rows of tasks, so the columns are the models (metre_mimic4_lr_rf_*.md)
@@ -212,8 +218,8 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
         for at, (column, cell) in enumerate(zip(columns, row[1:], strict=False)):
             if models_in_header:
                 staged = stage_model(column, context)  # "| Base | Fine-tuned |": the text's base and its model
-                if not_a_score(column) and staged is None:
-                    continue
+                if (not_a_score(column) or _AVERAGE_COLUMN.match(column.strip())) and staged is None:
+                    continue  # nor an average over the models: "| VGG-16 | ... | AVG |" (isic2020_melanoma_*.md)
                 model, label = column, above
                 # "| Window | Mortality (XGBoost) |": the task, then the model in brackets (timely_bench_*.md)
                 task_model = re.fullmatch(r"([^()]{2,40}?) \(([^()]{2,40})\)", column.strip())
