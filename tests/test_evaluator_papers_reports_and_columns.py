@@ -69,3 +69,24 @@ def test_bertscores_three_numbers_and_a_bare_rouge_column_are_metrics_of_their_o
 def test_an_experiments_number_after_a_value_is_no_value() -> None:
     text = "BioBERT v1.1 results\n\nPrecision: 0.8511\nExperiment 2: BioBERT v1.1 on BC5CDR\n\nPrecision: 0.7834\n"
     assert not {value for _, _, value in found(read_text(text))} & {2.0, 0.02}
+
+
+def test_signal_forms_values_with_spreads_spaced_f1_plural_metric_dice_and_datasets_that_are_no_models() -> None:
+    spreads = "SeizureNet obtained 97.31 ± 0.42% accuracy, 96.80 ± 0.91% sensitivity and 97.62 ± 0.35% specificity."
+    assert found(read_text(spreads)) == {
+        ("SeizureNet", "accuracy", 0.9731),
+        ("SeizureNet", "sensitivity", 0.968),
+        ("SeizureNet", "specificity", 0.9762),
+    }
+    plural = (
+        "ArrNet was evaluated on the MIT-BIH database and achieved an accuracy of 97.9% and F 1 scores for the "
+        "classes S and V of 80.1% and 90.4%, respectively."
+    )
+    record = read_text(plural)
+    assert found(record) == {("ArrNet", "accuracy", 0.979), ("ArrNet", "f1", 0.801), ("ArrNet", "f1", 0.904)}
+    assert "MIT-BIH" not in {model.name for model in record.models}
+    dice = "The Attention U-Net reached a Dice similarity coefficient of 0.912 on BraTS 2021."
+    assert any(
+        "U-Net" in (model or "") and metric == "dice" and value == 0.912
+        for model, metric, value in found(read_text(dice))
+    )

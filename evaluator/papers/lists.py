@@ -39,6 +39,14 @@ def respectively(
         return {}
     first = numbers[listed[0]][0]
     listed_metrics = _distinct([m[2] for m in metrics if m[1] <= first])
+    nearest = max((m for m in metrics if m[1] <= first), default=None, key=lambda m: m[1])
+    joined = nearest and any(re.fullmatch(r",? (?:and |or )?|, ", sentence[m[1] : nearest[0]]) for m in metrics)
+    plural = nearest and re.search(r"[a-z]s$", sentence[nearest[0] : nearest[1]], re.I)
+    if nearest and plural and not joined and len(listed_metrics) > 1:
+        # a metric in the plural is every listed value's: "an accuracy of 98.5% and F 1 scores for the classes S and V
+        # of 82.8% and 91.7%, respectively" (ra_cnn_interpatient_ecg_*_abstract.md); not the last of a list of
+        # metrics ("AUROC, AUPRC, and Brier scores of 0.92, 0.53, and 0.19")
+        listed_metrics = [nearest[2]]
     if word is None or len(listed_metrics) > len(listed):
         # the metrics the values are listed for are the last ones named: "test accuracy of 83.0% (average
         # sensitivity, specificity, and AUROC of 0.757, 0.902, and 0.781, respectively)"

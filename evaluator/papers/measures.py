@@ -103,7 +103,11 @@ METRIC_WORDS = (
     ),
     # a weighted F1 is another number than the (macro) F1 (pubmedbert_vs_bert_base_pubmedqa_finetune_readme.md)
     ("f1 weighted", r"weighted[- ]F1(?:[- ]score)?|F1[- ](?:score[- ])?weighted|F1 \(weighted\)"),
-    ("f1", r"F1(?:[- ]?score)?|macro[- ]F1|F1 ?점수"),  # and "F1score" (mortality_five_algorithms_*_pmc.md)
+    # and "F 1 scores", spaced by a PDF's extraction (ra_cnn_interpatient_ecg_*_abstract.md)
+    (
+        "f1",
+        r"F1(?:[- ]?score)?|F 1[- ]scores?|macro[- ]F1|F1 ?점수",
+    ),  # and "F1score" (mortality_five_algorithms_*_pmc.md)
     # a table's "Sens." and "Spec." (covews_timeframe_models_supplementary_table.md); the period is needed
     # and a table header's "Sen (95% CI)", "Spec (95% CI)" (critical_interventions_xgboost_table_pmc.md), capitalised
     ("sensitivity", r"sensitivity|sens\.|(?-i:Sens?|SENS?)(?= ?\(|$)|민감도|감도"),
@@ -147,6 +151,8 @@ METRIC_WORDS = (
     ("r2", r"R²|R2|R[- ]squared?|coefficient of determination"),  # "Nagelkerke's R-Square (%)" (ed_pneumonia_*.md)
     ("pearson correlation", r"Pearson(?:'s)? (?:correlation(?: coefficient)?|r)"),
     # BERTScore's three numbers, each its own (summarizer_clinical_jsl_*_model_doc.md: "bertscore_precision")
+    # the overlap of a segmentation with its reference (ventilator_*_unet_*_abstract.md, pneumonia_unet_*_abstract.md)
+    ("dice", r"Dice(?:[- ](?:similarity[- ])?(?:coefficients?|scores?|index))?|DSC"),
     ("bertscore precision", r"BERT ?Score[ _-](?:precision|P)"),
     ("bertscore recall", r"BERT ?Score[ _-](?:recall|R)"),
     ("bertscore f1", r"BERT ?Score[ _-]F1"),
@@ -343,6 +349,13 @@ def misspelt_metric(label: str) -> str | None:
     return next((name for name in _SPELT if SequenceMatcher(None, word, name).ratio() >= 0.84), None)
 
 
+_SIGNAL_IMAGING_DATA = re.compile(
+    r"MIT-BIH(?: [\w-]+)?|PTB-XL|PTB|CHB-MIT|CPSC ?\d{0,4}|PhysioNet(?: \d{4})?|OMI-DB|CBIS-DDSM|DDSM|INbreast|"
+    r"ISIC(?: ?\d{4})?|BraTS(?: ?\d{4})?|TCGA(?:-[A-Z]{2,4})?|LIDC(?:-IDRI)?|Camelyon ?1[67]|ChestX-?ray ?14|"
+    r"VinDr(?:-[\w]+)?|CheXpert|Kvasir(?:-[\w]+)?|EyePACS|APTOS(?: ?\d{4})?|Messidor(?:-2)?|SLAKE|VQA-RAD|PathVQA"
+)
+
+
 def is_benchmark_or_metric(name: str) -> bool:
     own, listed = _DEFINED_METRICS.get(), _DEFINED_DATASETS.get()
     if (own is not None and own.fullmatch(name)) or (listed is not None and listed.fullmatch(name)):
@@ -358,6 +371,8 @@ def is_benchmark_or_metric(name: str) -> bool:
         or variant
         or shaped
         or bool(re.fullmatch(r"(?:MIMIC|eICU|HiRID)[\w-]*|[A-Z]{1,2}\d{0,2}|\d+", name))
+        # and the signal and imaging datasets models are trained and tested on, which texts write like names
+        or bool(_SIGNAL_IMAGING_DATA.fullmatch(name))
     )
 
 

@@ -68,8 +68,9 @@ def metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, int
     ]
     if (
         after
-        # "66.18% accuracy", "0.85 (AUROC", "66.9%의 민감도" (skin_cancer_43_conditions_*_ko.md)
-        and (not before or re.match(r"^ ?%? ?(?:의 )?\(?$", sentence[end : after[0][0]]))
+        # "66.18% accuracy", "0.85 (AUROC", "66.9%의 민감도" (skin_cancer_43_conditions_*_ko.md), "98.79 ± 0.53%
+        # accuracy, 98.72 ± 0.77% sensitivity" (pediatric_seizure_sdcae_*_abstract.md)
+        and (not before or re.match(r"^(?: ?± ?\d{1,3}(?:\.\d{1,4})?)? ?%? ?(?:의 )?\(?$", sentence[end : after[0][0]]))
         and not _OWN_VALUE.match(sentence, after[0][1])
     ):
         # an accuracy glossed by the measure meant: "85%의 정확도(AUROC)" (vuno_dews_cardiac_arrest_*_ko.md)
