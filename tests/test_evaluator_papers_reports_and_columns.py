@@ -90,3 +90,10 @@ def test_signal_forms_values_with_spreads_spaced_f1_plural_metric_dice_and_datas
         "U-Net" in (model or "") and metric == "dice" and value == 0.912
         for model, metric, value in found(read_text(dice))
     )
+
+
+def test_a_diff_views_line_numbers_and_a_data_dictionarys_field_numbers_are_no_values() -> None:
+    diff = 'NER-Llama results\n\n- "eval_drug.f1": 0.9571,\n32\n- "eval_drug.precision": 0.9824,\n33\n'
+    assert not {value for _, _, value in found(read_text(diff))} & {32.0, 33.0, 0.32, 0.33}
+    fields = "Features\n\n10. slope: The slope of the peak exercise ST segment\n11. ca: vessels coloured\n"
+    assert not found(read_text(fields))

@@ -201,7 +201,7 @@ _CARRIES_AFTER = re.compile(
 )
 # a score written in points: "ChatGPT-4는 221점, Claude3-Opus는 235.5점" (dental_exam_chatbots_kollo_ko.md)
 # but not a gain: "5점 높은", "3점 차이"
-_POINTS = re.compile(r"^점(?!대| ?(?:높|낮|차이|상승|하락|향상|더|이상|이하|초과|미만|만점|척도))")
+POINTS = re.compile(r"^점(?!대| ?(?:높|낮|차이|상승|하락|향상|더|이상|이하|초과|미만|만점|척도))")
 # a gain in Korean, the value (or a list of them) written right before the verb with no particle: "AUROC와 AUPRC
 # 수치가 각각 3%, 18% 향상됐다" (vuno_sepsis_12h_gcn_news_ko.md); "57.59%로 상승했다" is where a result rose to
 _KO_GAIN_AFTER = re.compile(
@@ -228,6 +228,13 @@ _BINARY = re.compile(
 )
 
 
+# a class or a label before its value: "Precision with 0:: 0.8462", "Class 1: 0.66"; a numbered field of a data
+# dictionary: "10. slope: The slope of the peak exercise ST segment"; a code view's line number before the next YAML
+# key ("- name: Precision 28 type: precision 29") or after a JSON value ('"eval_f1": 0.8789, 20': *_commit_diff.md)
+_NUMBERING_AFTER = re.compile(r"^ ?:{1,2} ?-?\.?\d|^\.\s{1,3}[a-z_]{2,30}:|^ (?:- )?[a-z_]{2,20}: ")
+_LINE_AFTER = re.compile(r"\":\s?-?\d[\d.eE+-]*,\s?$")
+
+
 def _enumerator(sentence: str, start: int) -> bool:
     """An item's number in a list written inline: at the start or after a space, its ")" closing no "(" before it
     (cnmle_*_summary.md); "(AUROC 0.91, rank 3)" is no such item."""
@@ -250,10 +257,8 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True
     if written.isdigit() and len(written) <= 2 and after.startswith(")") and _enumerator(sentence, start):
         return True  # an item of a numbered list in running text: "Key findings include: 1) ..., 2) Models like ..."
-    if written.isdigit() and match.group(2) is None and re.match(r"^ (?:- )?[a-z_]{2,20}: ", after):
-        return True  # a code view's line number before the next YAML key: "- name: Precision 28 type: precision 29"
-    if written.isdigit() and match.group(2) is None and re.match(r"^ ?:{1,2} ?-?\.?\d", after):
-        return True  # a class or a label before its value: "Precision with 0:: 0.8462", "Class 1: 0.66"
+    if written.isdigit() and match.group(2) is None and (_NUMBERING_AFTER.match(after) or _LINE_AFTER.search(before)):
+        return True  # a label, a numbered field or a code view's line number (see _NUMBERING_AFTER)
     if _LABEL_BEFORE.search(before) and written.isdigit():  # "unit 1", "part 3", "round 2": a label, not a value
         return True
     if written.isdigit() and match.group(2) is None and (_COUNT_AFTER.match(after) or _COUNT_BEFORE.search(before)):
@@ -393,7 +398,7 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True
     if re.match(r"^[:\-/]\d", after) or re.search(r"\d[:\-/]$", before):  # a time or a date: 18:17:01, 2025-03-21
         return True
-    points = _POINTS.match(after) is not None  # "221점": a score on an exam marked out of more than 100
+    points = POINTS.match(after) is not None  # "221점": a score on an exam marked out of more than 100
     if written.isdigit() and (
         1900 <= int(written) <= 2100 or (match.group(2) is None and int(written) > 100 and not points)
     ):
@@ -404,8 +409,3 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
     # people named later in the value's clause leave it out too: when the reader cannot tell whose value it is, it
     # reads none (dental_exam_chatbots_kollo_ko.md's "235.5점을 기록해 응시자 평균 점수" is lost to this, by choice)
     return bool(PEOPLE.search(before[-16:]) or PEOPLE.search(clause_after))
-
-
-def in_points(sentence: str, end: int) -> bool:
-    """Whether the value ending at `end` is written in points ("235.5점"): a score."""
-    return _POINTS.match(sentence[end : end + 8]) is not None

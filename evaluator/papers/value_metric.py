@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from evaluator.papers.measures import metrics_in
-from evaluator.papers.numbers import in_points
+from evaluator.papers.numbers import POINTS
 
 _BRACKETED = re.compile(r"\([^()]{0,200}\)")
 _SCORED_VERB = re.compile(r"scored|scoring", re.I)
@@ -90,3 +90,8 @@ def metric_for(sentence: str, start: int, end: int, metrics: list[tuple[int, int
     if before:
         return before[-1][2]
     return None
+
+
+def in_points(sentence: str, end: int) -> bool:
+    """Whether the value ending at `end` is written in points ("235.5점"): a score."""
+    return POINTS.match(sentence[end : end + 8]) is not None
