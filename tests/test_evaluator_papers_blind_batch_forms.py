@@ -120,3 +120,27 @@ def test_a_generic_accuracy_glossed_by_its_measure_and_a_score_before_a_korean_p
 def test_a_name_with_an_acronym_a_hyphen_and_inner_capitals_is_a_model() -> None:
     text = "The software, called CT-lungNET, reached an AUC of 0.85 on 1,000 scans."
     assert ("CT-lungNET", "auc", 0.85) in found(read_text(text))
+
+
+def test_kappa_a_rubrics_points_and_a_share_of_a_baseline() -> None:
+    kappa = "Agreement with the triage nurse was moderate (kappa: 0.512 for GPT-4o and 0.447 for Gemini 1.5 Pro)."
+    assert found(read_text(kappa)) == {("GPT-4o", "kappa", 0.512), ("Gemini 1.5 Pro", "kappa", 0.447)}
+    rubric = (
+        "Answers of GPT-4o were scored with a rubric: 2 points for a correct diagnosis, 1 point for a partly correct "
+        "one and 0 points otherwise. The total possible score per model was 40 points."
+    )
+    assert not found(read_text(rubric))
+    kept = "NoteSum-7B summaries reached an AUROC of 0.91, against 0.93 with full notes (98% retention)."
+    assert {value for _, _, value in found(read_text(kept))} == {0.91, 0.93}
+
+
+def test_footnote_letters_run_into_a_tables_labels_come_off_even_past_labels_written_in_lower_case() -> None:
+    text = (
+        "| Model name | Accuracy | AUROCa |\n|---|---|---|\n| LRb | 0.712 | 0.801 |\n| SVMc | 0.830 | 0.822 |\n"
+        "| KNNd | 0.790 | 0.774 |\n| Random forest | 0.851 | 0.840 |\n| XGBooste | 0.873 | 0.861 |\n"
+        "| CatBoostf | 0.869 | 0.858 |\n| MLPg | 0.855 | 0.849 |\n"
+    )
+    claims = found(read_text(text))
+    models = {model for model, _, _ in claims}
+    assert {"LR", "SVM", "KNN", "XGBoost", "CatBoost", "MLP"} <= models and "XGBooste" not in models
+    assert ("XGBoost", "auroc", 0.861) in claims

@@ -39,13 +39,14 @@ def without_footnote_letters(table: Table) -> Table:
     # or from a later letter over five labels or more, the first letter gone to the caption ("AKDa" above "AUROCb",
     # "PPVc", "NPVd", "LRMe", "XGBoostf", "LightGBMg", ...: elderly_akd_risk_*_table1_*.md), where a letter after a
     # lower-case one ("XGBoostf") is told by its place in the run
-    long_run = len(letters) >= 5 and letters[0] <= "d" and all(ord(b) - ord(a) in (1, 2) for a, b in pairwise(letters))
+    # (or several: "KNNd", "Decision tree", "XGBooste", "AdaBoostf", "DNNg": ml_models_without_clinical_*_pmc.md)
+    long_run = len(letters) >= 5 and letters[0] <= "d" and all(1 <= ord(b) - ord(a) <= 4 for a, b in pairwise(letters))
     if long_run:
         for (i, a), (j, b) in pairwise(found):
-            missing = chr(ord(a.group(2)) + 1)
-            between = [k for k in range(i + 1, j) if labels[k].strip().endswith(missing)]
-            if b.group(2) != missing and len(between) == 1:
-                strip[between[0]] = labels[between[0]].strip()[:-1]
+            missing = [chr(c) for c in range(ord(a.group(2)) + 1, ord(b.group(2)))]
+            between = [k for k in range(i + 1, j) if labels[k].strip()[-1:] in missing]
+            if [labels[k].strip()[-1] for k in between] == missing:
+                strip.update({k: labels[k].strip()[:-1] for k in between})
     elif not lettered or len(letters) < 2 or ((len(letters) < 3 or letters[0] != "a") and not acronyms):
         return table
     width = len(table.header)

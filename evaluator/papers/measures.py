@@ -151,6 +151,9 @@ METRIC_WORDS = (
     ("r2", r"R²|R2|R[- ]squared?|coefficient of determination"),  # "Nagelkerke's R-Square (%)" (ed_pneumonia_*.md)
     ("pearson correlation", r"Pearson(?:'s)? (?:correlation(?: coefficient)?|r)"),
     # BERTScore's three numbers, each its own (summarizer_clinical_jsl_*_model_doc.md: "bertscore_precision")
+    # agreement beyond chance: "kappa: 0.476 for ChatGPT and 0.414 for Copilot" (chatgpt_copilot_ed_*_abstract.md)
+    ("weighted kappa", r"(?:quadratic(?:ally)?[- ])?weighted (?:kappa|κ)|QWK"),
+    ("kappa", r"(?:Cohen['’]s |Fleiss['’] )?kappa|κ"),
     # the overlap of a segmentation with its reference (ventilator_*_unet_*_abstract.md, pneumonia_unet_*_abstract.md)
     ("dice", r"Dice(?:[- ](?:similarity[- ])?(?:coefficients?|scores?|index))?|DSC"),
     ("bertscore precision", r"BERT ?Score[ _-](?:precision|P)"),

@@ -140,11 +140,16 @@ _ERROR_BEFORE = re.compile(
 # ("1교시 86.0%": the first session), a gap or a difference ("AUC gap of 0.0313", "점수 차이는 0.002")
 _OTHER_AFTER = re.compile(
     r"^ ?(?:times\b|-?fold\b)|^ ?%? ?(?:chance|probability|likelihood|odds) (?:of|to|for) |^['’]s\b|"
+    # a rubric's points, and a share of a baseline kept: "2 points for a correct final diagnosis" (usmle_step1_*.md),
+    # "(97% retention)" (distillnote_*_abstract.md)
+    r"^ points? (?:for|if|when|otherwise|per|each)\b|^ ?%? ?(?:retention|retained|of (?:the )?(?:baseline|original))\b|"
     r"^(?:교시|차시|회차|번째|단계)",
     re.I,
 )
 _OTHER_BEFORE = re.compile(
-    r"\b(?:gap|difference|margin|delta) (?:of |was |is |in [a-z]+ of )?$|차이(?:는|가)? ?$", re.I
+    r"\b(?:gap|difference|margin|delta) (?:of |was |is |in [a-z]+ of )?$|차이(?:는|가)? ?$|"
+    r"\b(?:total )?(?:possible|maximum|max) (?:score|points)(?: [a-z]+){0,3} (?:was|is|of) $",
+    re.I,
 )
 # a bound inside the bracket of an interval: "95% confidence interval (CI): [0.8033 0.8045]"
 _IN_INTERVAL = re.compile(r"(?:\bCI\b|confidence interval)\)?:? ?[\[(][^\[\]()]{0,30}$", re.I)
