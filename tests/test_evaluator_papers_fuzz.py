@@ -139,7 +139,7 @@ ADVERSARIAL = {
     "self-reported-lines": "Dataset used to train a/b\n"
     + "- ROUGE-1 on X test set self-reported39.409\n" * (MEGABYTE // 44),
     "results-paths-and-bars": 'org\n/Model-1\n/results_1.json\n{ | |\n"results": { | |\n' * (MEGABYTE // 50),
-    # many models named in full and by their first word (names.short_names)
+    # many models named in full and by their first word (subjects.short_names)
     "full-and-short-names": "".join(
         f"Med{a}{b}{c}Net Pro reached 50% accuracy; Med{a}{b}{c}Net 51%. "
         for a in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

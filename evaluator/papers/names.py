@@ -375,31 +375,3 @@ def heading_model(heading: str) -> str | None:
     if not found and re.fullmatch(r"(?:[A-Z][\w-]{1,20} ){1,3}Model", name):
         return name
     return found[0][1] if len(found) == 1 and not is_benchmark_or_metric(found[0][1]) else None
-
-
-def short_names(models: list[str], text: str) -> dict[str, str]:
-    """The models a text names in full and then by the first word alone ("ChatGPT o3 Mini High, Gemini 2.0 Pro,
-    Claude-Sonnet 3.7 ... Mean scores were 3.44 for Gemini, 2.99 for ChatGPT": ophthalmology_patient_faq_*.md), each
-    short name mapped to the one full name it begins; not a name with a version of its own ("GPT-4" beside "GPT-4
-    Turbo") nor one the text writes alone before the full name ("ChatGPT and ChatGPT-4" are two models)."""
-    longer: dict[str, set[str]] = {}  # each first word, and the longer names it begins (linear in the names)
-    for name in set(models):
-        head = re.match(r"([A-Za-z]{2,20})[ -]\S", name)
-        if head:
-            longer.setdefault(head.group(1), set()).add(name)
-    full = {short: next(iter(longer[short])) for short in set(models) if len(longer.get(short, ())) == 1}
-    first_full: dict[str, int] = {}
-    first_alone: dict[str, int] = {}
-    for word in _WORD.finditer(text) if full else ():  # one pass: where each is first written in full, and alone
-        short = word.group()
-        if short not in full:
-            continue
-        if text.startswith(full[short], word.start()):
-            first_full.setdefault(short, word.start())
-        elif not _VERSIONED.match(text, word.end()):
-            first_alone.setdefault(short, word.start())
-    return {s: full[s] for s in first_alone if s in first_full and first_full[s] < first_alone[s]}
-
-
-_WORD = re.compile(r"(?<![\w-])[A-Za-z]{2,20}(?!\w)")
-_VERSIONED = re.compile(r" ?\d| [A-Z0-9][\w.]{0,10}\d|-\w")  # "Gemini 2", "Claude 3 Opus", "Claude-Instant"

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 
+from evaluator.papers.intervals import interval_level
 from evaluator.papers.measures import metric_of
 from evaluator.papers.model_words import PEOPLE
 
@@ -385,21 +386,7 @@ def not_a_result(sentence: str, match: re.Match[str]) -> bool:
         return True
     if written.isdigit() and re.match(r"^[A-Za-z]", after):  # part of a name: "the 4C Mortality score", "3D"
         return True
-    # the level of an interval: "95% CI", "95% confidence", "overlapping 95% intervals", "the 95% range of ranks"
-    # (seed document 002, which no rule had been built against), "95% bootstrap CI" (smartwatch_ecg_*_outline.md)
-    if re.match(
-        r"^[ %]{0,2}(?:(?:bootstrap(?:ped)?|exact|Wilson|Clopper-Pearson|bias-corrected) )?"
-        r"(?:CI|confidence|credible|(?:prediction |uncertainty )?(?:intervals?|range|bounds?))",
-        after,
-        re.I,
-    ):
-        return True
-    # and of several: "with 95% and 99% confidence intervals" (cdle_five_llms_unknown_option_*_abstract.md)
-    if written in ("90", "95", "99") and re.match(r"^ ?%? ?(?:,|and|or) \d{2} ?% (?:CI|confidence|credible)", after):
-        return True
-    # an interval's level where the text stops: "AUROCs of 0.771 (95" (icu_readmission_iread_*_abstract.md, a
-    # stored copy cut there), "0.884(95" (ppc_geriatric_dnn_*.md)
-    if written in ("90", "95", "99") and before.endswith("(") and not after.strip(" %"):
+    if interval_level(written, before, after):
         return True
     if re.match(r"^[:\-/]\d", after) or re.search(r"\d[:\-/]$", before):  # a time or a date: 18:17:01, 2025-03-21
         return True

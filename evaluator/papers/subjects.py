@@ -1,7 +1,8 @@
 """Which models a text is about ("subjects"): the models it releases or announces, read from how texts say so:
 "we present / introduce / release X", "Introducing X", "X is an ... model", a "Model Name:" line, a card's title,
 an "(ours)" mark, or Hugging Face weights links to the document's own organisation (medalpaca_readme_benchmarks.md,
-lingshu_modelcard_textual_qa_html_table.md)."""
+lingshu_modelcard_textual_qa_html_table.md). And the short names a text then gives its models ("Gemini" for "Gemini
+2.0 Pro")."""
 
 from __future__ import annotations
 
@@ -128,3 +129,31 @@ def unique(names: list[str]) -> list[str]:
     for name in names:
         seen.setdefault(words(name) or frozenset([name.lower()]), name)
     return list(seen.values())
+
+
+def short_names(models: list[str], text: str) -> dict[str, str]:
+    """The models a text names in full and then by the first word alone ("ChatGPT o3 Mini High, Gemini 2.0 Pro,
+    Claude-Sonnet 3.7 ... Mean scores were 3.44 for Gemini, 2.99 for ChatGPT": ophthalmology_patient_faq_*.md), each
+    short name mapped to the one full name it begins; not a name with a version of its own ("GPT-4" beside "GPT-4
+    Turbo") nor one the text writes alone before the full name ("ChatGPT and ChatGPT-4" are two models)."""
+    longer: dict[str, set[str]] = {}  # each first word, and the longer names it begins (linear in the names)
+    for name in set(models):
+        head = re.match(r"([A-Za-z]{2,20})[ -]\S", name)
+        if head:
+            longer.setdefault(head.group(1), set()).add(name)
+    full = {short: next(iter(longer[short])) for short in set(models) if len(longer.get(short, ())) == 1}
+    first_full: dict[str, int] = {}
+    first_alone: dict[str, int] = {}
+    for word in _WORD.finditer(text) if full else ():  # one pass: where each is first written in full, and alone
+        short = word.group()
+        if short not in full:
+            continue
+        if text.startswith(full[short], word.start()):
+            first_full.setdefault(short, word.start())
+        elif not _VERSIONED.match(text, word.end()):
+            first_alone.setdefault(short, word.start())
+    return {s: full[s] for s in first_alone if s in first_full and first_full[s] < first_alone[s]}
+
+
+_WORD = re.compile(r"(?<![\w-])[A-Za-z]{2,20}(?!\w)")
+_VERSIONED = re.compile(r" ?\d| [A-Z0-9][\w.]{0,10}\d|-\w")  # "Gemini 2", "Claude 3 Opus", "Claude-Instant"
