@@ -216,8 +216,8 @@ def labelled(
         # (acute_pancreatitis_icu_mortality_seven_ml_*_abstract.md)
         window = max(0, start - 40)
         named = _NAME_BRACKET.search(sentence[window:start])
-        if named is not None and _ITEM_BEFORE.search(sentence[: window + named.start(1)]):
-            at = window + named.start(1)
+        at = window + named.start(1) if named is not None else 0
+        if named is not None and _ITEM_BEFORE.search(sentence, max(0, at - 8), at):
             bracketed[index] = (known.get(at, named.group(1)), at in known)
     found = _of_models(items)
     # a bracketed list gives only the names the reader did not know; the known ones it already pairs

@@ -172,3 +172,8 @@ PEOPLE = re.compile(
     r"의사|전문의|전문가|전공의|임상의|의료진|응시자|수험생|연수생|수련의|판독자|판독의|간호사)",
     re.I,
 )
+
+
+# what names an average over models or tasks, not one of them: a harness's "[average] acc: 0.77", a table's "AVG"
+# column over the models (flare_med_*_results.md, isic2020_melanoma_*_readme.md)
+AVERAGE = re.compile(r"(?:average|avg\.?|mean|overall|all|all models|total)$", re.I)

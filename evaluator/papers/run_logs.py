@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from evaluator.papers.measures import is_benchmark_or_metric, metric_of, metrics_in
-from evaluator.papers.model_words import METHODS
+from evaluator.papers.model_words import AVERAGE, METHODS
 from evaluator.papers.names import heading_model, is_model_name
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.results_json import NOT_A_MODEL
@@ -32,7 +32,6 @@ _RESULT_LINE = re.compile(
     r"[;,]?",
     re.M | re.I,
 )
-_AVERAGE = re.compile(r"^(?:average|avg|mean|overall|all|total)$", re.I)
 MAX_BLOCKS = 200
 MAX_LINES = 20000
 MAX_PRINTED = 2000
@@ -84,7 +83,7 @@ def run_log_claims(text: str) -> list[ExtractedClaim]:
             continue
         for line in _RESULT_LINE.finditer(body):
             task, written, raw = line.group(1).strip(), line.group(2), line.group(3)
-            if _AVERAGE.match(task):
+            if AVERAGE.match(task):
                 continue
             metric = canonical_metric(written)
             reading = read_value(raw, metric=metric)
@@ -216,9 +215,9 @@ def _report_model(lines: list[str], at: int) -> str | None:
     """The model a line above a report announces, not a section's heading (which names its dataset as often:
     "#### BC5CDR results -"), else the method a line above trains: "TRAINING RANDOM FOREST MODEL"
     (vitaldb_ioh_random_forest_*.md)."""
-    model = _announced(lines, at - 1)[0] if at else None
-    if model is not None and model != _section_model(lines, at - 1):
-        return model
+    announced = _announcing(lines, at - 1) if at else None
+    if announced is not None and announced[0] is not None:
+        return announced[0]
     trained = [m for line in lines[max(0, at - 25) : at] for m in METHODS.finditer(line)]
     return trained[-1].group(1) if trained else None
 
@@ -253,7 +252,14 @@ def _metric_key(key: str) -> str | None:
 
 def _announced(lines: list[str], at: int) -> tuple[str | None, str | None]:
     """The model the nearest line above a block (or the block's own line) announces, within a few lines, past
-    counts ("TP: 496, FP: 201") and blank lines; and the short label above that line ("5%:"), as its setting."""
+    counts ("TP: 496, FP: 201") and blank lines; and the short label above that line ("5%:"), as its setting; else
+    the model the block's section heading names."""
+    found = _announcing(lines, at)
+    return found if found is not None else (_section_model(lines, at), None)
+
+
+def _announcing(lines: list[str], at: int) -> tuple[str | None, str | None] | None:
+    """What a line announcing a block says (see `_announced`), or None when no such line is near."""
     for back in range(at, max(-1, at - 6), -1):
         line = lines[back]
         if back < at and (not line.strip() or _COUNT_LINE.match(line) or _RULE_LINE.match(line)):
@@ -268,8 +274,8 @@ def _announced(lines: list[str], at: int) -> tuple[str | None, str | None]:
                 return None, None
             return name, _label_above(lines, back)
         if back < at:
-            return _section_model(lines, at), None
-    return _section_model(lines, at), None
+            return None
+    return None
 
 
 _SECTION = re.compile(r"^#{2,6}\s{1,3}([^#\n]{2,60}?)\s*$")

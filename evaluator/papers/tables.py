@@ -17,6 +17,7 @@ import re
 from evaluator.papers.attribution import Context
 from evaluator.papers.journal_tables import with_corner_restored, without_footnote_letters
 from evaluator.papers.measures import benchmark_of, metric_of, metrics_in
+from evaluator.papers.model_words import AVERAGE
 from evaluator.papers.names import is_model_name, models_in
 from evaluator.papers.record import ExtractedClaim
 from evaluator.papers.segment import Table
@@ -119,9 +120,6 @@ def _long_claims(table: Table, subjects: list[str]) -> list[ExtractedClaim] | No
     return claims
 
 
-_AVERAGE_COLUMN = re.compile(r"(?i)(?:avg\.?|average|mean|overall|all models)$")
-
-
 def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
     """One claim per numeric result cell, by row and column header."""
     if not table.header or is_training_log(table):
@@ -218,7 +216,7 @@ def table_claims(table: Table, context: Context) -> list[ExtractedClaim]:
         for at, (column, cell) in enumerate(zip(columns, row[1:], strict=False)):
             if models_in_header:
                 staged = stage_model(column, context)  # "| Base | Fine-tuned |": the text's base and its model
-                if (not_a_score(column) or _AVERAGE_COLUMN.match(column.strip())) and staged is None:
+                if (not_a_score(column) or AVERAGE.match(column.strip())) and staged is None:
                     continue  # nor an average over the models: "| VGG-16 | ... | AVG |" (isic2020_melanoma_*.md)
                 model, label = column, above
                 # "| Window | Mortality (XGBoost) |": the task, then the model in brackets (timely_bench_*.md)
